@@ -1,0 +1,108 @@
+package game
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Options are the key=value options of a game spec, such as {"size": "6"} for
+// "othello:size=6".
+type Options map[string]string
+
+// Factory builds a game from its options. It returns an error wrapping ErrBadGameOption
+// for an option it does not know or a value it cannot use.
+type Factory func(opts Options) (Game, error)
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Factory{}
+)
+
+// Register makes a game available to Lookup under name. It panics when name is empty,
+// contains ':' or is registered twice, since that is a programming error found at start-up.
+func Register(name string, f Factory) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if name == "" || strings.ContainsAny(name, ":,= ") {
+		panic(fmt.Sprintf("game: invalid game name %q", name))
+	}
+	if _, dup := registry[name]; dup {
+		panic(fmt.Sprintf("game: Register called twice for %q", name))
+	}
+	registry[name] = f
+}
+
+// Names lists the registered games in alphabetical order.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup finds a game by its spec: a registered name, optionally followed by ':' and
+// comma-separated key=value options ("othello:size=6"). Unknown names return an error
+// wrapping ErrUnknownGame; malformed or unknown options, one wrapping ErrBadGameOption.
+func Lookup(spec string) (Game, error) {
+	name, opts, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	registryMu.RLock()
+	f, ok := registry[name]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownGame, name, strings.Join(Names(), ", "))
+	}
+	return f(opts)
+}
+
+// ParseSpec splits a game spec into its name and options.
+func ParseSpec(spec string) (string, Options, error) {
+	name, rest, hasOpts := strings.Cut(strings.TrimSpace(spec), ":")
+	if name == "" {
+		return "", nil, fmt.Errorf("%w: empty game name", ErrUnknownGame)
+	}
+	opts := Options{}
+	if !hasOpts {
+		return name, opts, nil
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return "", nil, fmt.Errorf("%w: %q in %q is not key=value", ErrBadGameOption, kv, spec)
+		}
+		if _, dup := opts[k]; dup {
+			return "", nil, fmt.Errorf("%w: %q given twice in %q", ErrBadGameOption, k, spec)
+		}
+		opts[k] = v
+	}
+	return name, opts, nil
+}
+
+// CheckOptions returns an error wrapping ErrBadGameOption naming the first option of opts
+// that is not in known. Factories call it so that a misspelt option is never ignored.
+func CheckOptions(opts Options, known ...string) error {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		found := false
+		for _, kn := range known {
+			found = found || k == kn
+		}
+		if !found {
+			return fmt.Errorf("%w: unknown option %q (known: %s)", ErrBadGameOption, k, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}

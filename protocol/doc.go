@@ -1,0 +1,20 @@
+// Package protocol defines Arena's wire protocol, version 1: the JSON messages a referee
+// and its players exchange over NATS, the subjects they use, the error codes, and the
+// validation every message gets before anyone trusts it.
+//
+// Every message is one JSON object in one NATS message, with "v": 1 and a "type". Decoding
+// is strict: a message larger than MaxMessageSize, with an unknown field, a wrong version,
+// a wrong type, or trailing data is rejected with an error wrapping ErrMalformed, and never
+// panics. Names and ids must be NATS-token-safe (see ValidName).
+//
+// Subjects (see the Subject functions):
+//
+//	arena.v1.lobby.hello               player -> referee, request: Hello, reply: Welcome
+//	arena.v1.lobby.rollcall            referee -> players: RollCall; players answer with a Hello
+//	arena.v1.player.<name>.turn        referee -> player, request: TurnRequest, reply: TurnReply
+//	arena.v1.player.<name>.game        referee -> player: GameNotice (start and end)
+//	arena.v1.game.<id>.events          referee -> spectators: GameEvent
+//
+// The package knows nothing of the referee, the players or the games' rules; docs/protocol.md
+// is the reference for people writing players in other languages.
+package protocol

@@ -1,0 +1,337 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+)
+
+// Version is the protocol version every message carries in its "v" field.
+const Version = 1
+
+// MaxMessageSize is the largest message, in bytes, a decoder accepts. A turn request carries
+// the whole move list, so it is generous; anything larger from a player is a protocol error.
+const MaxMessageSize = 64 << 10
+
+// Message types, the "type" field of each message.
+const (
+	TypeHello      = "hello"
+	TypeWelcome    = "welcome"
+	TypeRollCall   = "rollcall"
+	TypeTurn       = "turn"
+	TypeMove       = "move"
+	TypeGameStart  = "game_start"
+	TypeGameEnd    = "game_end"
+	TypeEventStart = "start"
+	TypeEventMove  = "move"
+	TypeEventEnd   = "end"
+)
+
+// Reason codes: why a game ended. They appear in game notices, events and the store.
+const (
+	ReasonNormal       = "normal"         // the rules ended the game
+	ReasonTimeForfeit  = "time_forfeit"   // a reply came after the deadline, or none came
+	ReasonIllegalMove  = "illegal_move"   // a well-formed reply named a move that is not legal
+	ReasonProtocol     = "protocol_error" // a reply that is not a valid TurnReply for this turn
+	ReasonDisconnected = "disconnected"   // the player's connection went away mid-game
+	ReasonResigned     = "resigned"       // the player replied "resign"
+	ReasonNoResponders = "no_responders"  // nobody listens on the player's turn subject
+	ReasonMaxPlies     = "max_plies"      // adjudicated as a draw after the ply limit
+	ReasonAborted      = "aborted"        // the referee stopped (shutdown); the game counts for nobody
+)
+
+// Resign is the move text with which a player gives up the game.
+const Resign = "resign"
+
+// ErrMalformed is wrapped by every decoding and validation error.
+var ErrMalformed = errors.New("protocol: malformed message")
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidName reports whether s can be a player name or game id: 1 to 64 ASCII letters,
+// digits, '-' or '_'. Such a name is a single NATS subject token.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// CheckName returns a descriptive error when s is not a ValidName.
+func CheckName(what, s string) error {
+	if !ValidName(s) {
+		return fmt.Errorf("%w: %s %q must be 1-64 characters of A-Z a-z 0-9 - _", ErrMalformed, what, s)
+	}
+	return nil
+}
+
+// Subjects.
+const (
+	SubjectHello    = "arena.v1.lobby.hello"
+	SubjectRollCall = "arena.v1.lobby.rollcall"
+)
+
+// TurnSubject is where a player receives its turn requests.
+func TurnSubject(player string) string { return "arena.v1.player." + player + ".turn" }
+
+// GameSubject is where a player receives game start and end notices.
+func GameSubject(player string) string { return "arena.v1.player." + player + ".game" }
+
+// EventSubject is where spectators follow one game.
+func EventSubject(gameID string) string { return "arena.v1.game." + gameID + ".events" }
+
+// Header is the part every message shares.
+type Header struct {
+	V    int    `json:"v"`
+	Type string `json:"type"`
+}
+
+// Hello announces a player. Players send it as a request on SubjectHello when they start,
+// again every heartbeat interval, and whenever they receive a RollCall.
+type Hello struct {
+	V       int      `json:"v"`
+	Type    string   `json:"type"`
+	Name    string   `json:"name"`
+	Agent   string   `json:"agent,omitempty"`
+	Version string   `json:"version,omitempty"`
+	Games   []string `json:"games,omitempty"` // game names it plays; empty means any
+}
+
+// Welcome is the referee's reply to a Hello.
+type Welcome struct {
+	V           int    `json:"v"`
+	Type        string `json:"type"`
+	Referee     string `json:"referee"`
+	HeartbeatMS int64  `json:"heartbeat_ms"`
+}
+
+// RollCall asks every player listening to send its Hello now; the referee publishes it when
+// it starts, so that players started before it are found at once.
+type RollCall struct {
+	V       int    `json:"v"`
+	Type    string `json:"type"`
+	Referee string `json:"referee"`
+}
+
+// Clock is the time a seat has, in milliseconds. MoveMS is the time for this move (the
+// referee's deadline, not counting its transport margin); RemainingMS the time left on a game
+// clock (equal to MoveMS under a per-move limit); IncrementMS what is added after each move.
+type Clock struct {
+	MoveMS      int64 `json:"move_ms"`
+	RemainingMS int64 `json:"remaining_ms"`
+	IncrementMS int64 `json:"increment_ms"`
+}
+
+// TurnRequest asks a player for a move. It carries everything needed to choose one, so a
+// player can be stateless and can restart mid-game.
+type TurnRequest struct {
+	V           int             `json:"v"`
+	Type        string          `json:"type"`
+	GameID      string          `json:"game_id"`
+	Game        string          `json:"game"`
+	Seat        int             `json:"seat"`
+	SeatName    string          `json:"seat_name"`
+	Ply         int             `json:"ply"`
+	Position    string          `json:"position"`
+	Legal       []string        `json:"legal"`
+	Moves       []string        `json:"moves"`
+	Observation json.RawMessage `json:"observation,omitempty"`
+	Clock       Clock           `json:"clock"`
+}
+
+// SearchInfo is what a player may say about how it chose its move. The referee records it.
+type SearchInfo struct {
+	Depth int      `json:"depth,omitempty"`
+	Nodes int64    `json:"nodes,omitempty"`
+	Score float64  `json:"score,omitempty"`
+	PV    []string `json:"pv,omitempty"`
+}
+
+// TurnReply answers a TurnRequest. GameID and Ply must echo the request's; Move is a legal
+// move in the game's notation, or Resign.
+type TurnReply struct {
+	V      int         `json:"v"`
+	Type   string      `json:"type"`
+	GameID string      `json:"game_id"`
+	Ply    int         `json:"ply"`
+	Move   string      `json:"move"`
+	Info   *SearchInfo `json:"info,omitempty"`
+}
+
+// GameNotice tells a player a game it plays in starts (TypeGameStart) or ended
+// (TypeGameEnd). End notices carry the result, so learning players can learn from it.
+type GameNotice struct {
+	V        int       `json:"v"`
+	Type     string    `json:"type"`
+	GameID   string    `json:"game_id"`
+	Game     string    `json:"game"`
+	Seat     int       `json:"seat"`
+	Players  []string  `json:"players"`            // player names by seat
+	Position string    `json:"position,omitempty"` // start: initial position; end: final one
+	Moves    []string  `json:"moves,omitempty"`    // end: every move played
+	Result   string    `json:"result,omitempty"`   // end: "1-0", "0-1", "1/2-1/2" (by seat order)
+	Reason   string    `json:"reason,omitempty"`   // end: a Reason code
+	Returns  []float64 `json:"returns,omitempty"`  // end: the reward of each seat
+}
+
+// GameEvent is published for spectators on EventSubject: a game started, a move was played,
+// or the game ended.
+type GameEvent struct {
+	V        int       `json:"v"`
+	Type     string    `json:"type"`
+	GameID   string    `json:"game_id"`
+	Game     string    `json:"game"`
+	Players  []string  `json:"players,omitempty"`
+	Ply      int       `json:"ply"`
+	Seat     int       `json:"seat"`
+	Move     string    `json:"move,omitempty"`
+	Position string    `json:"position"`
+	Result   string    `json:"result,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Detail   string    `json:"detail,omitempty"` // end: a short human-readable account of a forfeit
+	Returns  []float64 `json:"returns,omitempty"`
+}
+
+// Encode marshals a message. It never fails for the types of this package.
+func Encode(msg any) []byte {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		panic(fmt.Sprintf("protocol: encode %T: %v", msg, err))
+	}
+	return b
+}
+
+// decodeStrict unmarshals data into v, rejecting oversize input, unknown fields and
+// trailing data, then checks the header.
+func decodeStrict(data []byte, v any, wantType string, h func() Header) error {
+	if len(data) > MaxMessageSize {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
+	}
+	hd := h()
+	if hd.V != Version {
+		return fmt.Errorf("%w: version %d, want %d", ErrMalformed, hd.V, Version)
+	}
+	if hd.Type != wantType {
+		return fmt.Errorf("%w: type %q, want %q", ErrMalformed, hd.Type, wantType)
+	}
+	return nil
+}
+
+// DecodeHello decodes and validates a Hello.
+func DecodeHello(data []byte) (Hello, error) {
+	var m Hello
+	if err := decodeStrict(data, &m, TypeHello, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return Hello{}, err
+	}
+	if err := CheckName("player name", m.Name); err != nil {
+		return Hello{}, err
+	}
+	if len(m.Agent) > 64 || len(m.Version) > 64 || len(m.Games) > 64 {
+		return Hello{}, fmt.Errorf("%w: agent, version or games too long", ErrMalformed)
+	}
+	return m, nil
+}
+
+// DecodeWelcome decodes and validates a Welcome.
+func DecodeWelcome(data []byte) (Welcome, error) {
+	var m Welcome
+	if err := decodeStrict(data, &m, TypeWelcome, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return Welcome{}, err
+	}
+	if m.HeartbeatMS <= 0 {
+		return Welcome{}, fmt.Errorf("%w: heartbeat_ms must be positive", ErrMalformed)
+	}
+	return m, nil
+}
+
+// DecodeRollCall decodes a RollCall.
+func DecodeRollCall(data []byte) (RollCall, error) {
+	var m RollCall
+	if err := decodeStrict(data, &m, TypeRollCall, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return RollCall{}, err
+	}
+	return m, nil
+}
+
+// DecodeTurnRequest decodes and validates a TurnRequest.
+func DecodeTurnRequest(data []byte) (TurnRequest, error) {
+	var m TurnRequest
+	if err := decodeStrict(data, &m, TypeTurn, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return TurnRequest{}, err
+	}
+	if err := CheckName("game_id", m.GameID); err != nil {
+		return TurnRequest{}, err
+	}
+	if m.Game == "" || m.Seat < 0 || m.Ply < 0 || m.Clock.MoveMS < 0 || m.Clock.RemainingMS < 0 || m.Clock.IncrementMS < 0 {
+		return TurnRequest{}, fmt.Errorf("%w: turn request needs a game, and seat, ply and clock must not be negative", ErrMalformed)
+	}
+	return m, nil
+}
+
+// DecodeTurnReply decodes and validates a TurnReply. It checks the form only; whether the
+// reply answers the right turn and whether the move is legal is the referee's business.
+func DecodeTurnReply(data []byte) (TurnReply, error) {
+	var m TurnReply
+	if err := decodeStrict(data, &m, TypeMove, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return TurnReply{}, err
+	}
+	if m.Move == "" || len(m.Move) > 64 {
+		return TurnReply{}, fmt.Errorf("%w: move must be 1-64 bytes", ErrMalformed)
+	}
+	if m.Info != nil && (len(m.Info.PV) > 256 || m.Info.Depth < 0 || m.Info.Nodes < 0) {
+		return TurnReply{}, fmt.Errorf("%w: info: pv longer than 256 moves, or negative depth or nodes", ErrMalformed)
+	}
+	return m, nil
+}
+
+// DecodeGameNotice decodes and validates a GameNotice of either type.
+func DecodeGameNotice(data []byte) (GameNotice, error) {
+	var m GameNotice
+	var h Header
+	if len(data) > MaxMessageSize {
+		return GameNotice{}, fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
+	}
+	if err := json.Unmarshal(data, &h); err == nil && h.Type == TypeGameEnd {
+		err := decodeStrict(data, &m, TypeGameEnd, func() Header { return Header{m.V, m.Type} })
+		if err != nil {
+			return GameNotice{}, err
+		}
+	} else if err := decodeStrict(data, &m, TypeGameStart, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return GameNotice{}, err
+	}
+	if err := CheckName("game_id", m.GameID); err != nil {
+		return GameNotice{}, err
+	}
+	if m.Seat < 0 || m.Seat >= len(m.Players) {
+		return GameNotice{}, fmt.Errorf("%w: seat %d out of range for %d players", ErrMalformed, m.Seat, len(m.Players))
+	}
+	return m, nil
+}
+
+// DecodeGameEvent decodes a GameEvent of any of its three types.
+func DecodeGameEvent(data []byte) (GameEvent, error) {
+	var m GameEvent
+	var h Header
+	if len(data) > MaxMessageSize {
+		return GameEvent{}, fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
+	}
+	_ = json.Unmarshal(data, &h) // a bad header is reported by decodeStrict below
+	switch h.Type {
+	case TypeEventStart, TypeEventMove, TypeEventEnd:
+	default:
+		h.Type = TypeEventStart
+	}
+	if err := decodeStrict(data, &m, h.Type, func() Header { return Header{m.V, m.Type} }); err != nil {
+		return GameEvent{}, err
+	}
+	if err := CheckName("game_id", m.GameID); err != nil {
+		return GameEvent{}, err
+	}
+	return m, nil
+}

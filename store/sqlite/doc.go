@@ -1,0 +1,43 @@
+// Package sqlite is the SQLite implementation of store.Store, on github.com/mattn/go-sqlite3.
+//
+// # Connections
+//
+// A DB holds two pools on the same file. The writer pool has exactly one connection and
+// begins every transaction with BEGIN IMMEDIATE, so writes from many goroutines queue in Go
+// (database/sql hands the one connection out in turn) instead of racing for SQLite's write
+// lock and failing with SQLITE_BUSY, and no transaction ever has to upgrade a read lock to
+// a write lock half way through. The reader pool has a few connections with query_only set;
+// in WAL mode readers see a consistent snapshot and neither wait for the writer nor hold it
+// up, so a dashboard reading the tables does not slow the referee down. A single pool with
+// SetMaxOpenConns(1) would also be correct, but would queue every read behind every write.
+// Other processes (the CLI reading a live daemon's file) are covered by busy_timeout.
+//
+// Every connection runs with journal_mode=WAL, foreign_keys=on, synchronous=NORMAL (durable
+// at every checkpoint, and never corrupt, which is the usual choice with WAL) and a
+// busy_timeout of 5 seconds.
+//
+// # Files
+//
+// Open takes a file path (not a URI, and not ":memory:"; tests use t.TempDir()). It checks
+// the path before SQLite sees it, so that a missing directory, a parent that is not a
+// directory or a file it may not write fails at once with the operating system's reason,
+// and it never leaves a file behind when opening fails: a file it created is removed again,
+// with its -wal and -shm companions. A file that is not a SQLite database, or a SQLite
+// database with tables that are not Arena's, is refused without being touched.
+//
+// # Schema and migrations
+//
+// The schema is a series of numbered SQL files embedded in the binary (migrations/0001_*.sql
+// and on). Open applies those not yet applied, each in its own transaction together with
+// its row in schema_migrations, so a crash leaves the database at a whole version. A database
+// whose schema_migrations names a version this build does not know was written by a newer
+// Arena; Open refuses it with an error wrapping ErrSchemaTooNew rather than guess.
+//
+// Times are stored as UTC text with microseconds ("2006-01-02T15:04:05.000000Z"): fixed
+// width, so they sort as text, and readable in the sqlite3 shell. Move times are integer
+// microseconds. Lists (a tournament's roster, a game's returns, a principal variation) are
+// JSON arrays.
+//
+// A player's current rating for a game type is the after value of its latest row in
+// ratings, latest by row id, which is the order in which the updates were recorded.
+package sqlite

@@ -1,0 +1,532 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/arenaref/arena/store"
+)
+
+// EnsurePlayer adds p, or updates the agent and version of the player with p's name.
+func (db *DB) EnsurePlayer(ctx context.Context, p store.Player) error {
+	if p.Name == "" {
+		return fmt.Errorf("ensure player: %w: empty name", store.ErrInvalid)
+	}
+	now := timeText(db.now())
+	_, err := db.w.ExecContext(ctx, `INSERT INTO players (name, agent, version, created, updated)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET agent = excluded.agent, version = excluded.version, updated = excluded.updated`,
+		p.Name, p.Agent, p.Version, now, now)
+	if err != nil {
+		return fmt.Errorf("ensure player %q: %w", p.Name, err)
+	}
+	return nil
+}
+
+func validStatus(s string) bool {
+	switch s {
+	case store.StatusRunning, store.StatusFinished, store.StatusFailed, store.StatusCancelled:
+		return true
+	}
+	return false
+}
+
+// CreateTournament records t and returns its id. An empty Status means running and a zero
+// Created means now; t.ID is ignored.
+func (db *DB) CreateTournament(ctx context.Context, t store.Tournament) (int64, error) {
+	if t.Status == "" {
+		t.Status = store.StatusRunning
+	}
+	if t.Created.IsZero() {
+		t.Created = db.now()
+	}
+	switch {
+	case t.Game == "":
+		return 0, fmt.Errorf("create tournament: %w: no game", store.ErrInvalid)
+	case t.Rounds < 0:
+		return 0, fmt.Errorf("create tournament: %w: %d rounds", store.ErrInvalid, t.Rounds)
+	case !validStatus(t.Status):
+		return 0, fmt.Errorf("create tournament: %w: unknown status %q", store.ErrInvalid, t.Status)
+	}
+	for i, p := range t.Players {
+		if p == "" {
+			return 0, fmt.Errorf("create tournament: %w: player %d has no name", store.ErrInvalid, i)
+		}
+	}
+	roster, err := json.Marshal(nonNil(t.Players))
+	if err != nil {
+		return 0, fmt.Errorf("create tournament: %w", err)
+	}
+	res, err := db.w.ExecContext(ctx, `INSERT INTO tournaments
+		(game, format, time_control, rounds, seed, players, status, created, finished)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.Game, t.Format, t.TimeControl, t.Rounds, t.Seed, string(roster), t.Status,
+		timeText(t.Created), timeText(t.Finished))
+	if err != nil {
+		return 0, fmt.Errorf("create tournament: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// FinishTournament sets the final status of tournament id (finished, failed or cancelled)
+// and stamps it with the current time. Finishing it again overwrites both.
+func (db *DB) FinishTournament(ctx context.Context, id int64, status string) error {
+	if !validStatus(status) || status == store.StatusRunning {
+		return fmt.Errorf("finish tournament %d: %w: status %q is not finished, failed or cancelled",
+			id, store.ErrInvalid, status)
+	}
+	res, err := db.w.ExecContext(ctx, "UPDATE tournaments SET status = ?, finished = ? WHERE id = ?",
+		status, timeText(db.now()), id)
+	if err != nil {
+		return fmt.Errorf("finish tournament %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("finish tournament %d: %w", id, err)
+	} else if n == 0 {
+		return fmt.Errorf("finish tournament %d: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Tournament returns tournament id, or an error wrapping store.ErrNotFound.
+func (db *DB) Tournament(ctx context.Context, id int64) (store.Tournament, error) {
+	t := store.Tournament{ID: id}
+	var roster string
+	var created, finished sql.NullString
+	err := db.r.QueryRowContext(ctx, `SELECT game, format, time_control, rounds, seed, players,
+		status, created, finished FROM tournaments WHERE id = ?`, id).
+		Scan(&t.Game, &t.Format, &t.TimeControl, &t.Rounds, &t.Seed, &roster, &t.Status, &created, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Tournament{}, fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
+	}
+	if err == nil {
+		err = json.Unmarshal([]byte(roster), &t.Players)
+	}
+	if err == nil {
+		t.Created, err = parseTime(created)
+	}
+	if err == nil {
+		t.Finished, err = parseTime(finished)
+	}
+	if err != nil {
+		return store.Tournament{}, fmt.Errorf("tournament %d: %w", id, err)
+	}
+	if len(t.Players) == 0 {
+		t.Players = nil
+	}
+	return t, nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func validResult(r string) bool {
+	switch r {
+	case store.ResultFirstWins, store.ResultSecondWins, store.ResultDraw, store.ResultNone:
+		return true
+	}
+	return false
+}
+
+// checkGame validates g before anything is written. Everything that needs the database
+// (the tournament and the players exist, the game is new) is checked in RecordGame's
+// transaction.
+func checkGame(g *store.Game) error {
+	n := len(g.Players)
+	switch {
+	case g.TournamentID <= 0:
+		return fmt.Errorf("tournament id %d", g.TournamentID)
+	case g.Index < 0 || g.Round < 0:
+		return fmt.Errorf("negative index %d or round %d", g.Index, g.Round)
+	case g.Game == "":
+		return errors.New("no game type")
+	case n == 0:
+		return errors.New("no players")
+	case len(g.Scores) != n:
+		return fmt.Errorf("%d players but %d scores", n, len(g.Scores))
+	case len(g.Returns) != 0 && len(g.Returns) != n:
+		return fmt.Errorf("%d players but %d returns", n, len(g.Returns))
+	case !validResult(g.Result):
+		return fmt.Errorf("result %q is not 1-0, 0-1, 1/2-1/2 or *", g.Result)
+	case g.Reason == "":
+		return errors.New("no reason")
+	case !g.Started.IsZero() && !g.Ended.IsZero() && g.Ended.Before(g.Started):
+		return errors.New("ended before it started")
+	}
+	seated := make(map[string]bool, n)
+	for seat, p := range g.Players {
+		if p == "" {
+			return fmt.Errorf("seat %d has no player", seat)
+		}
+		seated[p] = true
+		if s := g.Scores[seat]; !(s >= 0 && s <= 1) {
+			return fmt.Errorf("seat %d: score %v is not between 0 and 1", seat, s)
+		}
+	}
+	for seat, r := range g.Returns {
+		if !finite(r) {
+			return fmt.Errorf("seat %d: return %v", seat, r)
+		}
+	}
+	last := -1
+	for i, m := range g.Moves {
+		switch {
+		case m.Ply <= last:
+			return fmt.Errorf("move %d: ply %d does not follow ply %d", i, m.Ply, last)
+		case m.Seat < 0 || m.Seat >= n:
+			return fmt.Errorf("move %d: seat %d of %d", i, m.Seat, n)
+		case m.Move == "":
+			return fmt.Errorf("move %d: empty", i)
+		case m.Elapsed < 0 || m.Depth < 0 || m.Nodes < 0:
+			return fmt.Errorf("move %d: negative time, depth or nodes", i)
+		case !finite(m.Score):
+			return fmt.Errorf("move %d: score %v", i, m.Score)
+		}
+		last = m.Ply
+	}
+	for _, rc := range g.Ratings {
+		if !seated[rc.Player] {
+			return fmt.Errorf("rating change for %q, who did not play", rc.Player)
+		}
+		if !finite(rc.Before) || !finite(rc.After) {
+			return fmt.Errorf("rating change for %q: %v -> %v", rc.Player, rc.Before, rc.After)
+		}
+	}
+	return nil
+}
+
+// RecordGame writes g, its seats, moves and rating changes in one transaction and returns
+// the new game's id. It fails, writing nothing, if the input is invalid (store.ErrInvalid),
+// the tournament or a player is unknown (store.ErrNotFound) or the tournament already has
+// a game at g.Index (store.ErrDuplicate). g.ID is ignored.
+func (db *DB) RecordGame(ctx context.Context, g store.Game) (int64, error) {
+	if err := checkGame(&g); err != nil {
+		return 0, fmt.Errorf("record game %d of tournament %d: %w: %v", g.Index, g.TournamentID, store.ErrInvalid, err)
+	}
+	id, err := db.recordGame(ctx, &g)
+	if err != nil {
+		var se sqlite3.Error
+		if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+			err = fmt.Errorf("%w: %v", store.ErrDuplicate, err)
+		}
+		return 0, fmt.Errorf("record game %d of tournament %d: %w", g.Index, g.TournamentID, err)
+	}
+	return id, nil
+}
+
+func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
+	returns, err := json.Marshal(nonNil(g.Returns))
+	if err != nil {
+		return 0, err
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+
+	var existing int64
+	err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT id FROM games WHERE tournament_id = ?1 AND idx = ?2), 0)
+		FROM tournaments WHERE id = ?1`, g.TournamentID, g.Index).Scan(&existing)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, fmt.Errorf("tournament %d: %w", g.TournamentID, store.ErrNotFound)
+	case err != nil:
+		return 0, err
+	case existing != 0:
+		return 0, fmt.Errorf("%w: the tournament's game %d is game id %d", store.ErrDuplicate, g.Index, existing)
+	}
+
+	ids := make(map[string]int64, len(g.Players))
+	for _, p := range g.Players {
+		if _, ok := ids[p]; ok {
+			continue
+		}
+		var id int64
+		err := tx.QueryRowContext(ctx, "SELECT id FROM players WHERE name = ?", p).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("player %q: %w (EnsurePlayer it first)", p, store.ErrNotFound)
+		} else if err != nil {
+			return 0, err
+		}
+		ids[p] = id
+	}
+
+	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, idx, round, game, result, reason,
+		detail, returns, start_position, final_position, started, ended)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.TournamentID, g.Index, g.Round, g.Game, g.Result, g.Reason, g.Detail, string(returns),
+		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended))
+	if err != nil {
+		return 0, err
+	}
+	gameID, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	for seat, p := range g.Players {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO game_seats (game_id, seat, player_id, score) VALUES (?, ?, ?, ?)",
+			gameID, seat, ids[p], g.Scores[seat]); err != nil {
+			return 0, fmt.Errorf("seat %d: %w", seat, err)
+		}
+	}
+	if err := insertMoves(ctx, tx, gameID, g.Moves); err != nil {
+		return 0, err
+	}
+	for _, rc := range g.Ratings {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (game_id, player_id, game_type, before, after)
+			VALUES (?, ?, ?, ?, ?)`, gameID, ids[rc.Player], g.Game, rc.Before, rc.After); err != nil {
+			return 0, fmt.Errorf("rating of %q: %w", rc.Player, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return gameID, nil
+}
+
+func insertMoves(ctx context.Context, tx *sql.Tx, gameID int64, moves []store.Move) error {
+	if len(moves) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, seat, move, elapsed_us, depth, nodes, score, pv)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, m := range moves {
+		pv := ""
+		if len(m.PV) > 0 {
+			b, err := json.Marshal(m.PV)
+			if err != nil {
+				return err
+			}
+			pv = string(b)
+		}
+		if _, err := stmt.ExecContext(ctx, gameID, m.Ply, m.Seat, m.Move, m.Elapsed.Microseconds(),
+			m.Depth, m.Nodes, m.Score, pv); err != nil {
+			return fmt.Errorf("move at ply %d: %w", m.Ply, err)
+		}
+	}
+	return nil
+}
+
+// Games returns the games of tournament tournamentID by Index, each with its moves by ply
+// and its rating changes, read in one transaction so they are consistent with each other.
+func (db *DB) Games(ctx context.Context, tournamentID int64) ([]store.Game, error) {
+	games, err := db.games(ctx, tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("games of tournament %d: %w", tournamentID, err)
+	}
+	return games, nil
+}
+
+func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if err := tournamentExists(ctx, tx, tid); err != nil {
+		return nil, err
+	}
+
+	var games []store.Game
+	at := make(map[int64]int)
+	err = each(ctx, tx, `SELECT id, idx, round, game, result, reason, detail, returns, start_position,
+		final_position, started, ended FROM games WHERE tournament_id = ? ORDER BY idx`, []any{tid},
+		func(rows *sql.Rows) error {
+			g := store.Game{TournamentID: tid}
+			var returns string
+			var started, ended sql.NullString
+			if err := rows.Scan(&g.ID, &g.Index, &g.Round, &g.Game, &g.Result, &g.Reason, &g.Detail, &returns,
+				&g.StartPosition, &g.FinalPosition, &started, &ended); err != nil {
+				return err
+			}
+			if err := json.Unmarshal([]byte(returns), &g.Returns); err != nil {
+				return fmt.Errorf("game %d: returns: %w", g.ID, err)
+			}
+			if len(g.Returns) == 0 {
+				g.Returns = nil
+			}
+			var err error
+			if g.Started, err = parseTime(started); err != nil {
+				return err
+			}
+			if g.Ended, err = parseTime(ended); err != nil {
+				return err
+			}
+			at[g.ID] = len(games)
+			games = append(games, g)
+			return nil
+		})
+	if err != nil || len(games) == 0 {
+		return games, err
+	}
+
+	err = each(ctx, tx, `SELECT s.game_id, p.name, s.score FROM game_seats s
+		JOIN games g ON g.id = s.game_id JOIN players p ON p.id = s.player_id
+		WHERE g.tournament_id = ? ORDER BY s.game_id, s.seat`, []any{tid},
+		func(rows *sql.Rows) error {
+			var id int64
+			var name string
+			var score float64
+			if err := rows.Scan(&id, &name, &score); err != nil {
+				return err
+			}
+			g := &games[at[id]]
+			g.Players = append(g.Players, name)
+			g.Scores = append(g.Scores, score)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+
+	err = each(ctx, tx, `SELECT m.game_id, m.ply, m.seat, m.move, m.elapsed_us, m.depth, m.nodes, m.score, m.pv
+		FROM moves m JOIN games g ON g.id = m.game_id
+		WHERE g.tournament_id = ? ORDER BY m.game_id, m.ply`, []any{tid},
+		func(rows *sql.Rows) error {
+			var id, us int64
+			var m store.Move
+			var pv string
+			if err := rows.Scan(&id, &m.Ply, &m.Seat, &m.Move, &us, &m.Depth, &m.Nodes, &m.Score, &pv); err != nil {
+				return err
+			}
+			m.Elapsed = time.Duration(us) * time.Microsecond
+			if pv != "" {
+				if err := json.Unmarshal([]byte(pv), &m.PV); err != nil {
+					return fmt.Errorf("game %d ply %d: pv: %w", id, m.Ply, err)
+				}
+			}
+			g := &games[at[id]]
+			g.Moves = append(g.Moves, m)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+
+	err = each(ctx, tx, `SELECT r.game_id, p.name, r.before, r.after FROM ratings r
+		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
+		WHERE g.tournament_id = ? ORDER BY r.id`, []any{tid},
+		func(rows *sql.Rows) error {
+			var id int64
+			var rc store.RatingChange
+			if err := rows.Scan(&id, &rc.Player, &rc.Before, &rc.After); err != nil {
+				return err
+			}
+			g := &games[at[id]]
+			g.Ratings = append(g.Ratings, rc)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	return games, nil
+}
+
+// CurrentRatings returns the latest rating of every player with a rated game of type game.
+func (db *DB) CurrentRatings(ctx context.Context, game string) (map[string]float64, error) {
+	out := make(map[string]float64)
+	// SQLite takes the bare columns of an aggregate query with max() from the row that
+	// holds the maximum, so this is each player's latest row.
+	err := each(ctx, db.r, `SELECT p.name, r.after, max(r.id) FROM ratings r
+		JOIN players p ON p.id = r.player_id
+		WHERE r.game_type = ? GROUP BY r.player_id`, []any{game},
+		func(rows *sql.Rows) error {
+			var name string
+			var after float64
+			var id int64
+			if err := rows.Scan(&name, &after, &id); err != nil {
+				return err
+			}
+			out[name] = after
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("current ratings for %q: %w", game, err)
+	}
+	return out, nil
+}
+
+// RatingHistory returns the rating changes of tournament tournamentID in the order they
+// were recorded, which is the order they were applied: each player's Before is its
+// previous After. When games are played one at a time this is also the order of Index.
+func (db *DB) RatingHistory(ctx context.Context, tournamentID int64) ([]store.RatingChange, error) {
+	hist, err := db.ratingHistory(ctx, tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("rating history of tournament %d: %w", tournamentID, err)
+	}
+	return hist, nil
+}
+
+func (db *DB) ratingHistory(ctx context.Context, tid int64) ([]store.RatingChange, error) {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if err := tournamentExists(ctx, tx, tid); err != nil {
+		return nil, err
+	}
+	var hist []store.RatingChange
+	err = each(ctx, tx, `SELECT p.name, r.before, r.after FROM ratings r
+		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
+		WHERE g.tournament_id = ? ORDER BY r.id`, []any{tid},
+		func(rows *sql.Rows) error {
+			var rc store.RatingChange
+			if err := rows.Scan(&rc.Player, &rc.Before, &rc.After); err != nil {
+				return err
+			}
+			hist = append(hist, rc)
+			return nil
+		})
+	return hist, err
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func tournamentExists(ctx context.Context, q querier, id int64) error {
+	var n int
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM tournaments WHERE id = ?", id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+// each runs query and calls fn for every row, closing the rows before it returns.
+func each(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// nonNil keeps a nil slice from being stored as JSON null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,258 @@
+package heuristic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+)
+
+func init() {
+	players.RegisterAgent("hp1", "Othello: corners first, then most discs; exact search in the last 6 empties",
+		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) {
+			if err := players.CheckParams(cfg.Params); err != nil {
+				return nil, err
+			}
+			return NewHP1(cfg.Seed), nil
+		})
+	players.RegisterAgent("hp2", "Othello: best square-weight table score after the move",
+		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) {
+			if err := players.CheckParams(cfg.Params); err != nil {
+				return nil, err
+			}
+			return NewHP2(cfg.Seed), nil
+		})
+}
+
+// EndgameEmpties is the number of empty squares at or below which HP1 searches to the end
+// of the game instead of playing greedily.
+const EndgameEmpties = 6
+
+// Weights is the square-weight table HP2 plays by, indexed by square (a1 = 0, h1 = 7,
+// ..., h8 = 63). Corners are worth most; the squares next to them, which tend to give a
+// corner away, least. The table is symmetric, so its orientation does not matter.
+var Weights = [othello.Squares]int{
+	100, -25, 10, 5, 5, 10, -25, 100,
+	-25, -25, 2, 2, 2, 2, -25, -25,
+	10, 2, 5, 1, 1, 5, 2, 10,
+	5, 2, 1, 2, 2, 1, 2, 5,
+	5, 2, 1, 2, 2, 1, 2, 5,
+	10, 2, 5, 1, 1, 5, 2, 10,
+	-25, -25, 2, 2, 2, 2, -25, -25,
+	100, -25, 10, 5, 5, 10, -25, 100,
+}
+
+const corners uint64 = 1 | 1<<7 | 1<<56 | 1<<63
+
+// ErrNotOthello is returned by the agents when asked to play another game.
+var ErrNotOthello = errors.New("heuristic: position is not an Othello position")
+
+// picker breaks ties between equally good moves at random, from a seeded source, so that
+// an agent is reproducible for a seed yet does not always play the same game.
+type picker struct {
+	mu  sync.Mutex
+	rng *rand.Rand
+}
+
+func newPicker(seed int64) picker {
+	return picker{rng: rand.New(rand.NewPCG(uint64(seed), 0x6870))}
+}
+
+func (p *picker) pick(moves []game.Move) game.Move {
+	if len(moves) == 1 {
+		return moves[0]
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return moves[p.rng.IntN(len(moves))]
+}
+
+// position checks a turn and returns its Othello state.
+func position(t players.Turn) (*othello.State, error) {
+	s, ok := t.State.(*othello.State)
+	if !ok || s == nil {
+		return nil, fmt.Errorf("%w (got %T)", ErrNotOthello, t.State)
+	}
+	if s.ToMove() == game.Terminal {
+		return nil, fmt.Errorf("heuristic: asked to move after the end of the game")
+	}
+	if s.ToMove() != t.Seat {
+		return nil, fmt.Errorf("heuristic: asked to move for seat %v but %v is to move", t.Seat, s.ToMove())
+	}
+	return s, nil
+}
+
+// discs returns the discs of the colour to move of s and of its opponent.
+func discs(s *othello.State) (own, opp uint64) {
+	black, white := s.Bitboards()
+	if s.Side() == othello.White {
+		return white, black
+	}
+	return black, white
+}
+
+// after returns the discs of the mover of s and of its opponent once it has played m.
+func after(s *othello.State, m game.Move) (own, opp uint64) {
+	c := *s
+	if err := c.Play(m); err != nil {
+		panic(fmt.Sprintf("heuristic: legal move %s refused: %v", othello.MoveString(m), err))
+	}
+	black, white := c.Bitboards()
+	if s.Side() == othello.White {
+		return white, black
+	}
+	return black, white
+}
+
+// HP1 is the first heuristic player of the seed paper. With EndgameEmpties or fewer
+// empty squares it searches to the end and plays a move with the best final disc
+// differential. Before that it plays greedily: a corner if it can (the corner leaving it
+// the most discs, if several), otherwise the move leaving it the most discs. Ties are
+// broken at random.
+type HP1 struct{ picker }
+
+// NewHP1 returns HP1 with its tie-breaking seeded by seed.
+func NewHP1(seed int64) *HP1 { return &HP1{newPicker(seed)} }
+
+// Choose picks HP1's move. Info reports depth 1 and the disc count after the move when
+// greedy, or the number of empty squares searched, the nodes visited and the exact final
+// disc differential (own view) in the endgame.
+func (a *HP1) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+	s, err := position(t)
+	if err != nil {
+		return players.Decision{}, err
+	}
+	mask := s.MoveMask()
+	if mask == 0 {
+		return players.Decision{Move: othello.Pass}, nil
+	}
+	if s.Empties() <= EndgameEmpties {
+		return a.endgame(s, mask), nil
+	}
+	if mask&corners != 0 {
+		mask &= corners
+	}
+	var best []game.Move
+	bestScore := -1
+	for m := mask; m != 0; m &= m - 1 {
+		mv := game.Move(bits.TrailingZeros64(m))
+		own, _ := after(s, mv)
+		switch n := bits.OnesCount64(own); {
+		case n > bestScore:
+			bestScore, best = n, append(best[:0], mv)
+		case n == bestScore:
+			best = append(best, mv)
+		}
+	}
+	return players.Decision{
+		Move: a.pick(best),
+		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
+	}, nil
+}
+
+func (a *HP1) endgame(s *othello.State, mask uint64) players.Decision {
+	var nodes int64
+	var best []game.Move
+	bestScore := -othello.Squares - 1
+	for m := mask; m != 0; m &= m - 1 {
+		mv := game.Move(bits.TrailingZeros64(m))
+		c := *s
+		_ = c.Play(mv) // legal: it comes from the move mask
+		v := -solve(&c, &nodes)
+		switch {
+		case v > bestScore:
+			bestScore, best = v, append(best[:0], mv)
+		case v == bestScore:
+			best = append(best, mv)
+		}
+	}
+	return players.Decision{
+		Move: a.pick(best),
+		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: nodes, Score: float64(bestScore)},
+	}
+}
+
+// solve returns the final disc differential, from the view of the side to move, of s
+// with both sides playing perfectly. Passes are moves like any other.
+func solve(s *othello.State, nodes *int64) int {
+	*nodes++
+	mask := s.MoveMask()
+	if mask == 0 {
+		c := *s
+		if c.Play(othello.Pass) != nil {
+			// Neither side can move: the game is over.
+			own, opp := discs(s)
+			return bits.OnesCount64(own) - bits.OnesCount64(opp)
+		}
+		return -solve(&c, nodes)
+	}
+	best := -othello.Squares - 1
+	for ; mask != 0; mask &= mask - 1 {
+		c := *s
+		_ = c.Play(game.Move(bits.TrailingZeros64(mask)))
+		best = max(best, -solve(&c, nodes))
+	}
+	return best
+}
+
+// HP2 is the second heuristic player of the seed paper: it plays the move after which
+// the Weights of its own discs minus those of its opponent's discs are greatest, ties
+// broken at random.
+type HP2 struct{ picker }
+
+// NewHP2 returns HP2 with its tie-breaking seeded by seed.
+func NewHP2(seed int64) *HP2 { return &HP2{newPicker(seed)} }
+
+// Choose picks HP2's move. Info reports depth 1 and the table score after the move.
+func (a *HP2) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+	s, err := position(t)
+	if err != nil {
+		return players.Decision{}, err
+	}
+	mask := s.MoveMask()
+	if mask == 0 {
+		return players.Decision{Move: othello.Pass}, nil
+	}
+	var best []game.Move
+	bestScore := 0
+	for m := mask; m != 0; m &= m - 1 {
+		mv := game.Move(bits.TrailingZeros64(m))
+		own, opp := after(s, mv)
+		v := TableScore(own, opp)
+		switch {
+		case len(best) == 0 || v > bestScore:
+			bestScore, best = v, append(best[:0], mv)
+		case v == bestScore:
+			best = append(best, mv)
+		}
+	}
+	return players.Decision{
+		Move: a.pick(best),
+		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
+	}, nil
+}
+
+// TableScore returns the sum of Weights over the squares of own minus the sum over the
+// squares of opp.
+func TableScore(own, opp uint64) int {
+	v := 0
+	for ; own != 0; own &= own - 1 {
+		v += Weights[bits.TrailingZeros64(own)]
+	}
+	for ; opp != 0; opp &= opp - 1 {
+		v -= Weights[bits.TrailingZeros64(opp)]
+	}
+	return v
+}
+
+var (
+	_ players.Agent = (*HP1)(nil)
+	_ players.Agent = (*HP2)(nil)
+)

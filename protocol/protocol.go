@@ -314,7 +314,7 @@ func DecodeGameNotice(data []byte) (GameNotice, error) {
 	return m, nil
 }
 
-// DecodeGameEvent decodes a GameEvent of any of its three types.
+// DecodeGameEvent decodes and validates a GameEvent of any of its three types.
 func DecodeGameEvent(data []byte) (GameEvent, error) {
 	var m GameEvent
 	var h Header
@@ -332,6 +332,9 @@ func DecodeGameEvent(data []byte) (GameEvent, error) {
 	}
 	if err := CheckName("game_id", m.GameID); err != nil {
 		return GameEvent{}, err
+	}
+	if m.Ply < 0 || m.Seat < 0 {
+		return GameEvent{}, fmt.Errorf("%w: ply and seat must not be negative", ErrMalformed)
 	}
 	return m, nil
 }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+)
+
+// errHelp is returned when the user asked for a command's help, which is not a failure.
+var errHelp = errors.New("help requested")
+
+// flagSet is a command's flags and the help text that goes with them.
+type flagSet struct {
+	*flag.FlagSet
+	help func()
+}
+
+// newFlagSet returns a flag set that reports errors as values instead of printing usage,
+// so that a bad flag is one clear line; the help is printed only when asked for.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
+	fs := flag.NewFlagSet("arena "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, help: func() {
+		fmt.Fprintf(stderr, "Usage: arena %s %s\n\nFlags:\n", name, synopsis)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}}
+}
+
+// parse parses args, turning -h into errHelp (after printing the help) and every other
+// problem, including stray positional arguments, into a usage error.
+func (fs *flagSet) parse(args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.help()
+			return errHelp
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// newLogger builds the logger for a command: JSON on stderr, or human-readable console
+// output when stderr is a terminal.
+func newLogger(stderr io.Writer, level string) (zerolog.Logger, error) {
+	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
+	if err != nil || level == "" {
+		return zerolog.Nop(), usagef("--log-level %q: want trace, debug, info, warn, error or disabled", level)
+	}
+	var w io.Writer = stderr
+	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.TimeOnly}
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
+}
+
+// splitList splits a comma-separated flag value, trimming blanks and dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+// Command arena runs Othello (and later other) tournaments between engines over NATS,
+// judges every move, and records the games and ratings in SQLite.
+//
+// Usage:
+//
+//	arena tournament --game othello --players random,hp1,hp2 --rounds 2 --tc 100ms --db arena.db
+//	arena player --nats URL --name NAME --agent hp1
+//	arena server [--host 127.0.0.1] [--port 4222]
+//	arena perft --game othello --depth N [--count leaves|exact]
+//
+// Run "arena help" or "arena COMMAND -h" for the flags of each command.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	_ "github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/heuristic"
+	_ "github.com/arenaref/arena/players/random"
+)
+
+// version is the program's version, reported in hellos and by "arena version".
+var version = "0.1.0-dev"
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"tournament", "run a tournament and print the standings", runTournament},
+		{"player", "run a built-in agent as a player process", runPlayer},
+		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
+		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
+		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+			_, err := fmt.Fprintln(stdout, "arena", version)
+			return err
+		}},
+	}
+}
+
+// usageError marks errors in how a command was called; they exit with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the process exit status: 0 on success, 2 for
+// a usage error, 1 for any other failure. Every failure is one line on stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdout, stderr)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errHelp):
+			return 0
+		case errors.As(err, new(usageError)):
+			fmt.Fprintf(stderr, "arena %s: %v (see 'arena %s -h')\n", c.name, err, c.name)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "arena %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "arena: unknown command %q (see 'arena help')\n", args[0])
+	return 2
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "arena: a tournament arena and referee for board games over NATS")
+	fmt.Fprintln(w, "\nUsage: arena COMMAND [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' for a command's flags.")
+}

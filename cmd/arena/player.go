@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+)
+
+func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlagSet("player", "--nats URL --name NAME --agent AGENT [flags]", stderr)
+	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
+	name := fs.String("name", "", "player name, unique on the bus (default: the agent's name)")
+	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(players.AgentNames(), ", "))
+	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, *logLevel)
+	if err != nil {
+		return err
+	}
+	if *agentName == "" {
+		return usagef("--agent is required (built-in: %s)", strings.Join(players.AgentNames(), ", "))
+	}
+	if *name == "" {
+		*name = *agentName
+	}
+	if !protocol.ValidName(*name) {
+		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
+	}
+	agent, err := players.NewAgent(*agentName, players.AgentConfig{Seed: *seed})
+	if err != nil {
+		return usagef("--agent: %v", err)
+	}
+	nc, err := players.Connect(*url, *name, log)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	log.Info().Str("name", *name).Str("agent", *agentName).Str("nats", nc.ConnectedUrl()).Msg("player ready")
+	err = players.Serve(ctx, nc, players.Config{
+		Name: *name, Agent: *agentName, Version: version, Games: players.AgentGames(*agentName), Log: log,
+	}, agent)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}

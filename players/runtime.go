@@ -1,0 +1,562 @@
+package players
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/protocol"
+)
+
+// Defaults and bounds of the runtime's timing.
+const (
+	// DefaultHelloRetry is how often a player repeats its Hello until a referee answers.
+	DefaultHelloRetry = time.Second
+	// MaxDefaultReserve caps the default reserve (a tenth of the move time).
+	MaxDefaultReserve = 20 * time.Millisecond
+
+	// A referee's heartbeat interval is kept within these bounds, so that a misconfigured
+	// referee can make a player neither flood the lobby nor fall silent.
+	minHeartbeat = 50 * time.Millisecond
+	maxHeartbeat = time.Hour
+
+	// maxMoveTime bounds the move time taken from a request, so that absurd values cannot
+	// overflow a time.Duration.
+	maxMoveTime = 30 * 24 * time.Hour
+
+	// drainTimeout bounds how long Serve waits for its subscriptions to drain on shutdown.
+	drainTimeout = 5 * time.Second
+	// flushTimeout bounds the wait for the server to confirm the subscriptions.
+	flushTimeout = 5 * time.Second
+	// maxHelloWait bounds the wait for a Welcome, whatever HelloRetry is.
+	maxHelloWait = 5 * time.Second
+	// closedCheck is how often Serve checks whether its connection was closed under it.
+	closedCheck = 250 * time.Millisecond
+
+	maxInfoPV = 256 // protocol.DecodeTurnReply rejects a longer principal variation
+)
+
+// Config configures Serve.
+type Config struct {
+	// Name is the player's name: its NATS subjects and its identity at the referee. It must
+	// be a protocol.ValidName.
+	Name string
+	// Agent is the agent's name, reported in the Hello (for example "random").
+	Agent string
+	// Version is the player's version, reported in the Hello.
+	Version string
+	// Games lists the game names the player plays, reported in the Hello; nil means any.
+	Games []string
+	// Log receives the runtime's log. The zero Logger discards everything.
+	Log zerolog.Logger
+	// HelloRetry is how often the Hello is repeated until a referee welcomes the player.
+	// Zero means DefaultHelloRetry. It is also how long each Hello waits for its Welcome,
+	// up to 5s.
+	HelloRetry time.Duration
+	// Reserve is the time kept back from each move's budget for the reply's trip to the
+	// referee: Turn.Deadline is the request's arrival plus Clock.MoveMS less Reserve.
+	// Zero means a tenth of the move time, at most MaxDefaultReserve (20ms), which covers
+	// a NATS round trip on a local network with room to spare. A negative Reserve keeps
+	// nothing back. Whatever its value, the agent is always left at least half the move
+	// time.
+	Reserve time.Duration
+}
+
+// check validates the config and fills in defaults.
+func (c Config) check() (Config, error) {
+	if !protocol.ValidName(c.Name) {
+		return c, fmt.Errorf("players: player name %q must be 1-64 characters of A-Z a-z 0-9 - _", c.Name)
+	}
+	if len(c.Agent) > 64 || len(c.Version) > 64 {
+		return c, errors.New("players: agent name and version must be at most 64 bytes each")
+	}
+	if len(c.Games) > 64 {
+		return c, fmt.Errorf("players: %d games listed, at most 64 fit in a hello", len(c.Games))
+	}
+	for _, g := range c.Games {
+		if g == "" || len(g) > 64 {
+			return c, fmt.Errorf("players: game name %q must be 1-64 bytes", g)
+		}
+	}
+	if c.HelloRetry < 0 {
+		return c, fmt.Errorf("players: negative hello retry interval %v", c.HelloRetry)
+	}
+	if c.HelloRetry == 0 {
+		c.HelloRetry = DefaultHelloRetry
+	}
+	return c, nil
+}
+
+// reserve is the time kept back from a move time of move.
+func (c Config) reserve(move time.Duration) time.Duration {
+	r := c.Reserve
+	switch {
+	case r < 0:
+		r = 0
+	case r == 0:
+		r = min(move/10, MaxDefaultReserve)
+	}
+	return min(r, move/2)
+}
+
+// Connect dials a NATS server for a player process. The connection carries name (shown in
+// the server's monitoring) and reconnects forever when the server goes away, logging each
+// disconnect and reconnect; extra options are applied after these (credentials, TLS). An
+// empty url means nats.DefaultURL. The error names the url, which is the usual culprit.
+func Connect(url, name string, log zerolog.Logger, extra ...nats.Option) (*nats.Conn, error) {
+	if url == "" {
+		url = nats.DefaultURL
+	}
+	opts := []nats.Option{
+		nats.Name(name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(time.Second),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				log.Warn().Err(err).Msg("disconnected from nats; reconnecting")
+			} else {
+				log.Info().Msg("disconnected from nats")
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			log.Info().Str("url", nc.ConnectedUrlRedacted()).Msg("reconnected to nats")
+		}),
+		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
+			ev := log.Error().Err(err)
+			if sub != nil {
+				ev = ev.Str("subject", sub.Subject)
+			}
+			ev.Msg("nats error")
+		}),
+	}
+	nc, err := nats.Connect(url, append(opts, extra...)...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", url, err)
+	}
+	return nc, nil
+}
+
+// Serve runs a player until ctx is cancelled: it subscribes to the player's subjects,
+// announces the player to the referee and keeps announcing it, answers turn requests with
+// moves chosen by a, and passes game notices to a if it is a Learner. See the package
+// documentation for the details.
+//
+// Serve returns nil once ctx is cancelled and its subscriptions have drained (turns that
+// had already arrived are answered; the agent sees a cancelled context). It returns an
+// error when the config is invalid, when subscribing fails, or when the connection is
+// closed under it.
+func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
+	cfg, err := cfg.check()
+	if err != nil {
+		return err
+	}
+	if nc == nil {
+		return errors.New("players: nil nats connection")
+	}
+	if a == nil {
+		return errors.New("players: nil agent")
+	}
+	p := &runner{
+		nc:     nc,
+		cfg:    cfg,
+		agent:  a,
+		log:    cfg.Log.With().Str("player", cfg.Name).Logger(),
+		events: make(chan event, 64),
+		wake:   make(chan struct{}, 1),
+		games:  map[string]game.Game{},
+	}
+	p.learner, _ = a.(Learner)
+
+	var subs []*nats.Subscription
+	for _, s := range []struct {
+		subject string
+		handler nats.MsgHandler
+	}{
+		{protocol.TurnSubject(cfg.Name), p.onTurn},
+		{protocol.GameSubject(cfg.Name), p.onNotice},
+		{protocol.SubjectRollCall, p.onRollCall},
+	} {
+		sub, err := nc.Subscribe(s.subject, s.handler)
+		if err != nil {
+			for _, sub := range subs {
+				_ = sub.Unsubscribe()
+			}
+			return fmt.Errorf("players: subscribe to %s: %w", s.subject, err)
+		}
+		subs = append(subs, sub)
+	}
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.work(ctx)
+	}()
+
+	// The subscriptions must be in place at the server before the referee learns of the
+	// player, or its first turn request could find no responders.
+	// While the connection is down the flush fails, but the subscriptions are replayed on
+	// reconnecting, so only a closed connection is fatal.
+	fctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	err = nc.FlushWithContext(fctx)
+	cancel()
+	switch {
+	case ctx.Err() != nil:
+		err = nil
+	case errors.Is(err, nats.ErrConnectionClosed):
+		err = fmt.Errorf("players: flush subscriptions: %w", err)
+	default:
+		if err != nil {
+			p.log.Warn().Err(err).Msg("flush subscriptions")
+		}
+		err = p.announce(ctx)
+	}
+
+	p.drain(subs)
+	p.close()
+	<-done
+	if err == nil {
+		p.log.Info().Msg("player stopped")
+	}
+	return err
+}
+
+// event is a message waiting for the worker, with the time it arrived.
+type event struct {
+	msg     *nats.Msg
+	arrival time.Time
+	turn    bool // a turn request; otherwise a game notice
+}
+
+// runner is the state of one Serve call.
+type runner struct {
+	nc      *nats.Conn
+	cfg     Config
+	agent   Agent
+	learner Learner
+	log     zerolog.Logger
+
+	mu     sync.Mutex // guards closed, and sends on events against its closing
+	closed bool
+	events chan event
+	wake   chan struct{} // a roll call asks for a hello now
+
+	games map[string]game.Game // by spec; used by the worker only
+}
+
+func (p *runner) onTurn(m *nats.Msg) {
+	p.push(event{msg: m, arrival: time.Now(), turn: true})
+}
+
+func (p *runner) onNotice(m *nats.Msg) { p.push(event{msg: m, arrival: time.Now()}) }
+
+func (p *runner) onRollCall(m *nats.Msg) {
+	rc, err := protocol.DecodeRollCall(m.Data)
+	if err != nil {
+		p.log.Warn().Err(err).Msg("ignoring malformed roll call")
+		return
+	}
+	p.log.Debug().Str("referee", rc.Referee).Msg("roll call")
+	select {
+	case p.wake <- struct{}{}:
+	default: // a hello is already due
+	}
+}
+
+// push queues an event for the worker. It blocks while the queue is full, which makes NATS
+// hold further messages; after close it drops the event.
+func (p *runner) push(e event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		p.events <- e
+	}
+}
+
+func (p *runner) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	close(p.events)
+}
+
+// drain removes the subscriptions' interest, lets the messages already received reach the
+// queue, and waits (boundedly) until NATS has delivered them all.
+func (p *runner) drain(subs []*nats.Subscription) {
+	for _, sub := range subs {
+		if err := sub.Drain(); err != nil && !p.nc.IsClosed() {
+			p.log.Warn().Err(err).Str("subject", sub.Subject).Msg("drain subscription")
+			_ = sub.Unsubscribe()
+		}
+	}
+	limit := time.Now().Add(drainTimeout)
+	for _, sub := range subs {
+		for sub.IsValid() && !p.nc.IsClosed() && time.Now().Before(limit) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if sub.IsValid() {
+			_ = sub.Unsubscribe()
+		}
+	}
+}
+
+// work handles queued events one at a time until the queue is closed.
+func (p *runner) work(ctx context.Context) {
+	for e := range p.events {
+		if e.turn {
+			p.turn(ctx, e.msg, e.arrival)
+		} else {
+			p.notice(e.msg)
+		}
+	}
+}
+
+// announce sends the Hello, retrying until a referee welcomes the player and then repeating
+// it as a heartbeat, until ctx is cancelled or the connection is closed.
+func (p *runner) announce(ctx context.Context) error {
+	hello := protocol.Encode(protocol.Hello{
+		V:       protocol.Version,
+		Type:    protocol.TypeHello,
+		Name:    p.cfg.Name,
+		Agent:   p.cfg.Agent,
+		Version: p.cfg.Version,
+		Games:   p.cfg.Games,
+	})
+	var (
+		referee  string // the referee that welcomed us last; "" while not welcomed
+		searched bool   // the "waiting for a referee" message was logged
+		timer    = time.NewTimer(0)
+		// The connection is the caller's, so its closed handler is too: look instead.
+		check = time.NewTicker(closedCheck)
+	)
+	defer timer.Stop()
+	defer check.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-check.C:
+			if p.nc.IsClosed() {
+				return fmt.Errorf("players: %w", nats.ErrConnectionClosed)
+			}
+			continue
+		case <-timer.C:
+		case <-p.wake:
+		}
+		start := time.Now()
+		interval := p.cfg.HelloRetry
+		reqCtx, cancel := context.WithTimeout(ctx, min(p.cfg.HelloRetry, maxHelloWait))
+		reply, err := p.nc.RequestWithContext(reqCtx, protocol.SubjectHello, hello)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, nats.ErrConnectionClosed):
+			return fmt.Errorf("players: hello: %w", err)
+		case err != nil:
+			if referee != "" {
+				p.log.Warn().Err(err).Str("referee", referee).Msg("referee stopped answering hello; retrying")
+				referee = ""
+			} else if !searched {
+				p.log.Info().Err(err).Dur("retry", interval).Msg("no referee yet; retrying hello")
+			} else {
+				p.log.Debug().Err(err).Msg("hello unanswered")
+			}
+			searched = true
+		default:
+			w, err := protocol.DecodeWelcome(reply.Data)
+			if err != nil {
+				p.log.Warn().Err(err).Msg("malformed welcome; retrying hello")
+				referee = ""
+				break
+			}
+			interval = maxHeartbeat
+			if w.HeartbeatMS < int64(maxHeartbeat/time.Millisecond) {
+				interval = max(time.Duration(w.HeartbeatMS)*time.Millisecond, minHeartbeat)
+			}
+			if w.Referee != referee {
+				p.log.Info().Str("referee", w.Referee).Dur("heartbeat", interval).Msg("welcomed by referee")
+			}
+			referee = w.Referee
+			if referee == "" {
+				referee = "(unnamed)"
+			}
+		}
+		timer.Reset(max(0, interval-time.Since(start)))
+	}
+}
+
+// turn answers one turn request. Requests that cannot be understood are logged and left
+// unanswered: a reply could only be a guess, and the referee times the turn out either way.
+func (p *runner) turn(ctx context.Context, m *nats.Msg, arrival time.Time) {
+	req, err := protocol.DecodeTurnRequest(m.Data)
+	if err != nil {
+		p.log.Warn().Err(err).Msg("ignoring malformed turn request")
+		return
+	}
+	log := p.log.With().Str("game_id", req.GameID).Int("ply", req.Ply).Logger()
+	g, err := p.game(req.Game)
+	if err != nil {
+		log.Error().Err(err).Msg("cannot play turn: unknown game")
+		return
+	}
+	st, err := g.ParseState(req.Position)
+	if err != nil {
+		log.Error().Err(err).Msg("cannot play turn: bad position")
+		return
+	}
+	if req.Seat >= len(g.Seats()) {
+		log.Error().Int("seat", req.Seat).Msg("cannot play turn: no such seat")
+		return
+	}
+	seat := game.Seat(req.Seat)
+	legal := st.LegalMoves(seat, nil)
+	if len(legal) == 0 {
+		log.Error().Int("seat", req.Seat).Str("position", req.Position).Msg("cannot play turn: the seat has no legal move here")
+		return
+	}
+	p.compareLegal(log, st, legal, req.Legal)
+
+	move := time.Duration(min(req.Clock.MoveMS, int64(maxMoveTime/time.Millisecond))) * time.Millisecond
+	deadline := arrival.Add(move - p.cfg.reserve(move))
+	t := Turn{
+		GameID:      req.GameID,
+		Game:        g,
+		State:       st.Clone(),
+		Seat:        seat,
+		Legal:       slices.Clone(legal),
+		Moves:       req.Moves,
+		Observation: req.Observation,
+		Clock:       req.Clock,
+		Deadline:    deadline,
+	}
+	d, err := p.choose(ctx, t)
+
+	reply := protocol.TurnReply{V: protocol.Version, Type: protocol.TypeMove, GameID: req.GameID, Ply: req.Ply}
+	switch {
+	case err != nil:
+		reply.Move = st.MoveString(legal[0])
+		log.Warn().Err(err).Str("move", reply.Move).Msg("agent failed; playing the first legal move")
+	case d.Resign:
+		reply.Move = protocol.Resign
+		reply.Info = cleanInfo(d.Info)
+		log.Info().Msg("agent resigns")
+	case !slices.Contains(legal, d.Move):
+		reply.Move = st.MoveString(legal[0])
+		// The illegal move is logged as a number: MoveString need not cope with any value.
+		log.Warn().Int32("agent_move", int32(d.Move)).Str("move", reply.Move).Msg("agent chose an illegal move; playing the first legal move")
+	default:
+		reply.Move = st.MoveString(d.Move)
+		reply.Info = cleanInfo(d.Info)
+	}
+	data := protocol.Encode(reply)
+	if len(data) > protocol.MaxMessageSize {
+		reply.Info = nil
+		data = protocol.Encode(reply)
+	}
+	if late := time.Since(deadline); late > 0 {
+		log.Warn().Dur("late", late).Msg("agent overran its deadline")
+	}
+	if err := m.Respond(data); err != nil {
+		log.Error().Err(err).Msg("send turn reply")
+		return
+	}
+	log.Debug().Str("move", reply.Move).Dur("took", time.Since(arrival)).Msg("turn answered")
+}
+
+// choose calls the agent with a context that ends at the turn's deadline, turning a panic
+// into an error.
+func (p *runner) choose(ctx context.Context, t Turn) (d Decision, err error) {
+	ctx, cancel := context.WithDeadline(ctx, t.Deadline)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("agent panicked: %v", r)
+		}
+	}()
+	return p.agent.Choose(ctx, t)
+}
+
+// compareLegal logs when the referee's list of legal moves differs from the player's own,
+// which means the two disagree about the rules, or about the position.
+func (p *runner) compareLegal(log zerolog.Logger, st game.State, ours []game.Move, theirs []string) {
+	if theirs == nil {
+		return
+	}
+	mine := make([]string, len(ours))
+	for i, m := range ours {
+		mine[i] = st.MoveString(m)
+	}
+	other := slices.Clone(theirs)
+	slices.Sort(mine)
+	slices.Sort(other)
+	if !slices.Equal(mine, other) {
+		log.Warn().Strs("ours", mine).Strs("referee", other).Msg("legal moves differ from the referee's")
+	}
+}
+
+// game returns the game for a spec, looking each spec up once.
+func (p *runner) game(spec string) (game.Game, error) {
+	if g, ok := p.games[spec]; ok {
+		return g, nil
+	}
+	g, err := game.Lookup(spec)
+	if err != nil {
+		return nil, err
+	}
+	p.games[spec] = g
+	return g, nil
+}
+
+// cleanInfo makes an agent's search info fit the protocol: JSON cannot carry a NaN or an
+// infinite score, and the referee rejects negative counts and overlong variations. It
+// returns nil when there is nothing to say.
+func cleanInfo(info protocol.SearchInfo) *protocol.SearchInfo {
+	info.Depth = max(info.Depth, 0)
+	info.Nodes = max(info.Nodes, 0)
+	if math.IsNaN(info.Score) || math.IsInf(info.Score, 0) {
+		info.Score = 0
+	}
+	if len(info.PV) > maxInfoPV {
+		info.PV = info.PV[:maxInfoPV]
+	}
+	if info.Depth == 0 && info.Nodes == 0 && info.Score == 0 && len(info.PV) == 0 {
+		return nil
+	}
+	return &info
+}
+
+// notice passes a game notice to the agent, if it wants them.
+func (p *runner) notice(m *nats.Msg) {
+	n, err := protocol.DecodeGameNotice(m.Data)
+	if err != nil {
+		p.log.Warn().Err(err).Msg("ignoring malformed game notice")
+		return
+	}
+	log := p.log.With().Str("game_id", n.GameID).Str("game", n.Game).Logger()
+	if n.Type == protocol.TypeGameEnd {
+		log.Info().Str("result", n.Result).Str("reason", n.Reason).Int("seat", n.Seat).Msg("game ended")
+	} else {
+		log.Info().Strs("players", n.Players).Int("seat", n.Seat).Msg("game started")
+	}
+	if p.learner == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error().Interface("panic", r).Msg("agent panicked on a game notice")
+		}
+	}()
+	if n.Type == protocol.TypeGameEnd {
+		p.learner.GameEnded(n)
+	} else {
+		p.learner.GameStarted(n)
+	}
+}

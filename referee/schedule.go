@@ -1,0 +1,293 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/protocol"
+)
+
+// Pairing is one game of a schedule.
+type Pairing struct {
+	Index   int      // 1-based position in the schedule, the order of play
+	Round   int      // 1-based round
+	Players []string // by seat
+}
+
+// RoundRobin schedules rounds of a double round robin for two-seat games: in every round
+// each ordered pair of players plays once, so every pair meets once with each colour, and
+// n players play n*(n-1) games a round. Rounds follow each other; inside a round the games
+// are ordered so that players rest as long as possible between their games (no player plays
+// twice in a row when five or more take part, nor three times in a row when three or four
+// do) and alternate colours where they can. The
+// order depends only on the order of players.
+func RoundRobin(players []string, rounds int) ([]Pairing, error) {
+	n := len(players)
+	if n < 2 {
+		return nil, fmt.Errorf("referee: a round robin needs at least 2 players, got %d", n)
+	}
+	if rounds < 1 {
+		return nil, fmt.Errorf("referee: a round robin needs at least 1 round, got %d", rounds)
+	}
+	seen := make(map[string]bool, n)
+	for _, p := range players {
+		if err := protocol.CheckName("player name", p); err != nil {
+			return nil, fmt.Errorf("referee: round robin: %w", err)
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("referee: round robin: player %q listed twice", p)
+		}
+		seen[p] = true
+	}
+
+	// The longest run of consecutive games a player may be given. With five players or
+	// more nobody needs to play twice in a row. With four, two games in a row that share
+	// no player leave only one pair for the next, so runs of two cannot be avoided; with
+	// three, one of every game's players played the game before; two can only play
+	// each other.
+	maxRun := 1
+	switch n {
+	case 2:
+		maxRun = math.MaxInt
+	case 3, 4:
+		maxRun = 2
+	}
+	o := newOrderer(n, maxRun)
+	out := make([]Pairing, 0, rounds*n*(n-1))
+	for round := 1; round <= rounds; round++ {
+		for _, p := range o.round() {
+			out = append(out, Pairing{Index: len(out) + 1, Round: round, Players: []string{players[p.a], players[p.b]}})
+		}
+	}
+	return out, nil
+}
+
+// pair is one game of a round robin: player a has seat 0, b seat 1.
+type pair struct{ a, b int }
+
+// orderer orders the games of round after round. It searches, depth first and best
+// candidate first, for an order in which no player's run of consecutive games exceeds
+// maxRun, and falls back to the plain greedy order when the search takes too long.
+type orderer struct {
+	n, maxRun int
+	placed    int   // games placed in earlier rounds and this one so far
+	last      []int // index of each player's latest game, -1 for none
+	runStart  []int // index of the first game of each player's current run
+	colour    []int // seat of each player's latest game, -1 for none
+	todo      []int // games each player has left in this round
+	budget    int
+}
+
+// searchBudget bounds the placements one round's search may try before falling back.
+const searchBudget = 1 << 17
+
+func newOrderer(n, maxRun int) *orderer {
+	o := &orderer{n: n, maxRun: maxRun, last: make([]int, n), runStart: make([]int, n),
+		colour: make([]int, n), todo: make([]int, n)}
+	for i := range n {
+		o.last[i], o.colour[i] = -1, -1
+	}
+	return o
+}
+
+// undo is what place changed, to take it back.
+type undo struct{ last, runStart, colour [2]int }
+
+// run is the length of p's run if p played the next game.
+func (o *orderer) run(p int) int {
+	if o.last[p] == o.placed-1 && o.last[p] >= 0 {
+		return o.placed - o.runStart[p] + 1
+	}
+	return 1
+}
+
+func (o *orderer) rest(p int) int {
+	if o.last[p] < 0 {
+		return math.MaxInt
+	}
+	return o.placed - o.last[p]
+}
+
+// key ranks a candidate game, higher first: allowed by maxRun; the longer rest of the more
+// tired player, then of the other; the players with the most games left, so that nobody
+// ends the round with a run of games; colours alternating.
+func (o *orderer) key(p pair) [5]int {
+	var k [5]int
+	if max(o.run(p.a), o.run(p.b)) <= o.maxRun {
+		k[0] = 1
+	}
+	ra, rb := o.rest(p.a), o.rest(p.b)
+	k[1], k[2], k[3] = min(ra, rb), max(ra, rb), o.todo[p.a]+o.todo[p.b]
+	if o.colour[p.a] != 0 {
+		k[4]++
+	}
+	if o.colour[p.b] != 1 {
+		k[4]++
+	}
+	return k
+}
+
+func (o *orderer) place(p pair) undo {
+	u := undo{[2]int{o.last[p.a], o.last[p.b]}, [2]int{o.runStart[p.a], o.runStart[p.b]}, [2]int{o.colour[p.a], o.colour[p.b]}}
+	for seat, x := range [2]int{p.a, p.b} {
+		if o.last[x] != o.placed-1 || o.last[x] < 0 {
+			o.runStart[x] = o.placed
+		}
+		o.last[x], o.colour[x] = o.placed, seat
+		o.todo[x]--
+	}
+	o.placed++
+	return u
+}
+
+func (o *orderer) unplace(p pair, u undo) {
+	o.placed--
+	for i, x := range [2]int{p.a, p.b} {
+		o.last[x], o.runStart[x], o.colour[x] = u.last[i], u.runStart[i], u.colour[i]
+		o.todo[x]++
+	}
+}
+
+// round returns the order of the next round's games and leaves the orderer after it.
+func (o *orderer) round() []pair {
+	games := make([]pair, 0, o.n*(o.n-1))
+	for a := range o.n {
+		for b := range o.n {
+			if a != b {
+				games = append(games, pair{a, b})
+			}
+		}
+		o.todo[a] = 2 * (o.n - 1)
+	}
+	order := make([]pair, 0, len(games))
+	o.budget = searchBudget
+	left := slices.Clone(games)
+	if o.search(left, &order) {
+		return order
+	}
+	// Too many dead ends: settle for the greedy order, which may give a player a longer run.
+	order = order[:0]
+	left = slices.Clone(games)
+	for len(left) > 0 {
+		i := o.next(left, -1, [5]int{})
+		order = append(order, left[i])
+		o.place(left[i])
+		left[i] = left[len(left)-1]
+		left = left[:len(left)-1]
+	}
+	return order
+}
+
+// search places the games of left, best candidate first, backtracking from dead ends. On
+// success the orderer is left after the last game; on failure it is as it was.
+func (o *orderer) search(left []pair, order *[]pair) bool {
+	if len(left) == 0 {
+		return true
+	}
+	prev, prevKey := -1, [5]int{}
+	for {
+		i := o.next(left, prev, prevKey)
+		if i < 0 {
+			return false
+		}
+		k := o.key(left[i])
+		if k[0] == 0 || o.budget <= 0 {
+			return false // every remaining candidate breaks maxRun too
+		}
+		o.budget--
+		p := left[i]
+		u := o.place(p)
+		*order = append(*order, p)
+		last := len(left) - 1
+		left[i], left[last] = left[last], left[i]
+		if o.search(left[:last], order) {
+			return true
+		}
+		left[i], left[last] = left[last], left[i]
+		*order = (*order)[:len(*order)-1]
+		o.unplace(p, u)
+		prev, prevKey = i, k
+	}
+}
+
+// next returns the index of the best candidate in left that ranks after the candidate at
+// index prev with key prevKey (all of them when prev is -1): keys descending, then indices
+// ascending. It returns -1 when none is left.
+func (o *orderer) next(left []pair, prev int, prevKey [5]int) int {
+	best, bestKey := -1, [5]int{}
+	for i, p := range left {
+		k := o.key(p)
+		if prev >= 0 {
+			c := slices.Compare(k[:], prevKey[:])
+			if c > 0 || c == 0 && i <= prev {
+				continue
+			}
+		}
+		if best < 0 || slices.Compare(k[:], bestKey[:]) > 0 {
+			best, bestKey = i, k
+		}
+	}
+	return best
+}
+
+// Tournament is a schedule of games to play with one game and time control.
+type Tournament struct {
+	ID       string // a protocol.ValidName; game ids are ID-Index
+	Game     game.Game
+	Schedule []Pairing
+	TC       TimeControl
+	MaxPlies int // see Match.MaxPlies
+}
+
+// ErrInvalidTournament is wrapped by the errors RunTournament returns for a Tournament it
+// cannot run.
+var ErrInvalidTournament = errors.New("referee: invalid tournament")
+
+// RunTournament plays t's schedule in order, one game at a time, with the game id
+// fmt.Sprintf("%s-%d", t.ID, p.Index), and calls onResult (when not nil) after each game.
+// Forfeits are results like any other and do not stop the tournament. It stops and returns
+// a wrapped error when onResult returns one, when a game cannot be played, or when ctx ends.
+func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func(ctx context.Context, p Pairing, res Result) error) error {
+	if err := protocol.CheckName("tournament id", t.ID); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidTournament, err)
+	}
+	if t.Game == nil {
+		return fmt.Errorf("%w: no game", ErrInvalidTournament)
+	}
+	// Check every game before playing the first, so a bad schedule fails at once
+	// rather than halfway through.
+	matches := make([]Match, len(t.Schedule))
+	indices := make(map[int]bool, len(t.Schedule))
+	for i, p := range t.Schedule {
+		if p.Index < 1 || indices[p.Index] {
+			return fmt.Errorf("%w: pairing %d has index %d, want a unique positive index", ErrInvalidTournament, i+1, p.Index)
+		}
+		indices[p.Index] = true
+		matches[i] = Match{
+			GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
+			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round,
+		}
+		if err := checkMatch(matches[i]); err != nil {
+			return fmt.Errorf("%w: game %d: %w", ErrInvalidTournament, p.Index, err)
+		}
+	}
+	log := r.log.With().Str("tournament", t.ID).Logger()
+	log.Info().Int("games", len(matches)).Str("game", t.Game.Name()).Msg("tournament start")
+	for i, m := range matches {
+		res, err := r.Play(ctx, m)
+		if err != nil {
+			return fmt.Errorf("referee: tournament %s: %w", t.ID, err)
+		}
+		if onResult != nil {
+			if err := onResult(ctx, t.Schedule[i], res); err != nil {
+				return fmt.Errorf("referee: tournament %s: game %s: result: %w", t.ID, m.GameID, err)
+			}
+		}
+	}
+	log.Info().Msg("tournament end")
+	return nil
+}

@@ -3,101 +3,27 @@ package game_test
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"testing"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/testgame"
 )
-
-// takeaway is a test-only game: seats alternately take 1 or 2 from a pile; whoever takes
-// the last one wins. With pile n the number of complete games is the number of ways to write n as a sum of 1s and 2s.
-type takeaway struct{ pile int }
-
-func (takeaway) Name() string           { return "takeaway" }
-func (takeaway) Seats() []string        { return []string{"first", "second"} }
-func (g takeaway) NewState() game.State { return &pile{left: g.pile} }
-func (takeaway) ParseState(string) (game.State, error) {
-	return nil, game.ErrBadPosition
-}
-
-type pile struct{ left, ply int }
-
-func (p *pile) ToMove() game.Seat {
-	if p.left == 0 {
-		return game.Terminal
-	}
-	return game.Seat(p.ply % 2)
-}
-func (p *pile) LegalMoves(seat game.Seat, buf []game.Move) []game.Move {
-	if seat != p.ToMove() {
-		return buf
-	}
-	for m := 1; m <= 2 && m <= p.left; m++ {
-		buf = append(buf, game.Move(m))
-	}
-	return buf
-}
-func (p *pile) Play(m game.Move) error {
-	if !game.IsLegal(p, p.ToMove(), m) {
-		return game.ErrIllegalMove
-	}
-	p.left -= int(m)
-	p.ply++
-	return nil
-}
-func (p *pile) PlayJoint(ms []game.Move) error { return p.Play(ms[p.ToMove()]) }
-func (p *pile) IsTerminal() bool               { return p.left == 0 }
-func (p *pile) Returns(buf []float64) []float64 {
-	if p.left > 0 {
-		return append(buf, 0, 0)
-	}
-	if p.ply%2 == 1 { // the first seat took the last one
-		return append(buf, 1, -1)
-	}
-	return append(buf, -1, 1)
-}
-func (p *pile) Ply() int                      { return p.ply }
-func (p *pile) Clone() game.State             { c := *p; return &c }
-func (p *pile) String() string                { return strconv.Itoa(p.left) }
-func (p *pile) MoveString(m game.Move) string { return strconv.Itoa(int(m)) }
-func (p *pile) ParseMove(s string) (game.Move, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %q", game.ErrBadMove, s)
-	}
-	return game.Move(n), nil
-}
-
-func init() {
-	game.Register("takeaway", func(opts game.Options) (game.Game, error) {
-		if err := game.CheckOptions(opts, "pile"); err != nil {
-			return nil, err
-		}
-		n := 10
-		if v, ok := opts["pile"]; ok {
-			var err error
-			if n, err = strconv.Atoi(v); err != nil || n < 1 {
-				return nil, fmt.Errorf("%w: pile=%q", game.ErrBadGameOption, v)
-			}
-		}
-		return takeaway{pile: n}, nil
-	})
-}
 
 func TestLookup(t *testing.T) {
 	tests := []struct {
 		spec    string
 		wantErr error
-		pile    int
+		target  int
 	}{
-		{"takeaway", nil, 10},
-		{" takeaway ", nil, 10},
-		{"takeaway:pile=4", nil, 4},
-		{"takeaway:pile=0", game.ErrBadGameOption, 0},
-		{"takeaway:size=4", game.ErrBadGameOption, 0},
-		{"takeaway:pile", game.ErrBadGameOption, 0},
-		{"takeaway:pile=3,pile=4", game.ErrBadGameOption, 0},
-		{"takeaway:", game.ErrBadGameOption, 0},
+		{"testcount", nil, 10},
+		{" testcount ", nil, 10},
+		{"testcount:target=4", nil, 4},
+		{"testcount: target = 4 ", nil, 4},
+		{"testcount:target=0", game.ErrBadGameOption, 0},
+		{"testcount:size=4", game.ErrBadGameOption, 0},
+		{"testcount:target", game.ErrBadGameOption, 0},
+		{"testcount:target=3,target=4", game.ErrBadGameOption, 0},
+		{"testcount:", game.ErrBadGameOption, 0},
 		{"chess", game.ErrUnknownGame, 0},
 		{"", game.ErrUnknownGame, 0},
 	}
@@ -107,15 +33,15 @@ func TestLookup(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("Lookup(%q) error = %v, want %v", tt.spec, err, tt.wantErr)
 			}
-			if err == nil && g.(takeaway).pile != tt.pile {
-				t.Fatalf("pile = %d, want %d", g.(takeaway).pile, tt.pile)
+			if err == nil && g.(*testgame.Count).Target() != tt.target {
+				t.Fatalf("target = %d, want %d", g.(*testgame.Count).Target(), tt.target)
 			}
 		})
 	}
 }
 
 func TestRegisterRejectsDuplicatesAndBadNames(t *testing.T) {
-	for _, name := range []string{"takeaway", "", "a:b", "a b"} {
+	for _, name := range []string{testgame.CountName, "", "a:b", "a b"} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
 				if recover() == nil {
@@ -128,30 +54,54 @@ func TestRegisterRejectsDuplicatesAndBadNames(t *testing.T) {
 }
 
 func TestPerftGeneric(t *testing.T) {
+	// With target n, the complete games are the ways of writing n as a sum of 1s and 2s:
+	// the Fibonacci number F(n+1).
 	fib := []uint64{1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89}
-	for pile := 1; pile <= 9; pile++ {
-		t.Run(fmt.Sprintf("pile=%d", pile), func(t *testing.T) {
-			g, err := game.Lookup(fmt.Sprintf("takeaway:pile=%d", pile))
+	for target := 1; target <= 9; target++ {
+		t.Run(fmt.Sprintf("target=%d", target), func(t *testing.T) {
+			g, err := game.Lookup(fmt.Sprintf("testcount:target=%d", target))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Every game lasts at most pile plies, so a deep perft counts complete games.
-			if got := game.Perft(g.NewState(), pile, game.PerftLeaves); got != fib[pile] {
-				t.Errorf("leaves perft = %d, want %d", got, fib[pile])
+			// Every game lasts at most target plies, so a deep perft counts complete games.
+			if got := game.Perft(g.NewState(), target, game.PerftLeaves); got != fib[target] {
+				t.Errorf("leaves perft = %d, want %d", got, fib[target])
 			}
-			// Exactly `pile` plies happen only when every move takes 1.
-			if got := game.Perft(g.NewState(), pile, game.PerftExact); got != 1 {
+			// Exactly `target` plies happen only when every move adds 1.
+			if got := game.Perft(g.NewState(), target, game.PerftExact); got != 1 {
 				t.Errorf("exact perft = %d, want 1", got)
 			}
 			// Depth 1 has one move per legal option.
 			want := uint64(2)
-			if pile == 1 {
+			if target == 1 {
 				want = 1
 			}
 			if got := game.Perft(g.NewState(), 1, game.PerftExact); got != want {
 				t.Errorf("perft(1) = %d, want %d", got, want)
 			}
 		})
+	}
+}
+
+// TestPerftSimultaneous counts joint moves: every round of matching pennies has four.
+func TestPerftSimultaneous(t *testing.T) {
+	g, err := game.Lookup("testpennies:rounds=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for depth, want := range []uint64{1, 4, 16, 64} {
+		for _, mode := range []game.PerftMode{game.PerftLeaves, game.PerftExact} {
+			if got := game.Perft(g.NewState(), depth, mode); got != want {
+				t.Errorf("%v perft(%d) = %d, want %d", mode, depth, got, want)
+			}
+		}
+	}
+	// Past the end, only leaves count.
+	if got := game.Perft(g.NewState(), 4, game.PerftLeaves); got != 64 {
+		t.Errorf("leaves perft(4) = %d, want 64", got)
+	}
+	if got := game.Perft(g.NewState(), 4, game.PerftExact); got != 0 {
+		t.Errorf("exact perft(4) = %d, want 0", got)
 	}
 }
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/internal/testgame"
 	"github.com/arenaref/arena/players"
-	"github.com/arenaref/arena/players/internal/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -125,7 +125,7 @@ func setup(t *testing.T, a players.Agent) (referee *nats.Conn, stop func() error
 func turnRequest(gameID string, ply int, position string, legal ...string) protocol.TurnRequest {
 	return protocol.TurnRequest{
 		V: protocol.Version, Type: protocol.TypeTurn,
-		GameID: gameID, Game: testgame.Name, Seat: ply % 2, SeatName: "first", Ply: ply,
+		GameID: gameID, Game: testgame.CountName, Seat: ply % 2, SeatName: "first", Ply: ply,
 		Position: position, Legal: legal, Moves: []string{},
 		Clock: protocol.Clock{MoveMS: 1000, RemainingMS: 1000},
 	}
@@ -288,7 +288,7 @@ func TestTurnIsAnswered(t *testing.T) {
 	if r.Info == nil || r.Info.Depth != 3 || r.Info.Nodes != 40 || r.Info.Score != 0.5 || !slices.Equal(r.Info.PV, []string{"2", "1"}) {
 		t.Fatalf("info %+v", r.Info)
 	}
-	if got.GameID != "g1" || got.Seat != 1 || got.Game.Name() != testgame.Name || got.State.String() != "4 1" ||
+	if got.GameID != "g1" || got.Seat != 1 || got.Game.Name() != testgame.CountName || got.State.String() != "4 1" ||
 		!slices.Equal(got.Legal, []game.Move{1, 2}) || !slices.Equal(got.Moves, req.Moves) || got.Clock != req.Clock {
 		t.Fatalf("agent got %+v", got)
 	}
@@ -408,8 +408,8 @@ func (l learner) GameEnded(n protocol.GameNotice) {
 func TestNoticesReachLearner(t *testing.T) {
 	l := learner{started: make(chan protocol.GameNotice, 10), ended: make(chan protocol.GameNotice, 10)}
 	referee, _ := setup(t, l)
-	start := protocol.GameNotice{V: 1, Type: protocol.TypeGameStart, GameID: "g7", Game: testgame.Name, Seat: 1, Players: []string{"bob", "alice"}, Position: "0 0"}
-	end := protocol.GameNotice{V: 1, Type: protocol.TypeGameEnd, GameID: "g7", Game: testgame.Name, Seat: 1, Players: []string{"bob", "alice"},
+	start := protocol.GameNotice{V: 1, Type: protocol.TypeGameStart, GameID: "g7", Game: testgame.CountName, Seat: 1, Players: []string{"bob", "alice"}, Position: "0 0"}
+	end := protocol.GameNotice{V: 1, Type: protocol.TypeGameEnd, GameID: "g7", Game: testgame.CountName, Seat: 1, Players: []string{"bob", "alice"},
 		Position: "10 0", Moves: []string{"2", "2", "2", "2", "2"}, Result: "1-0", Reason: protocol.ReasonNormal, Returns: []float64{1, -1}}
 	panicky := end
 	panicky.GameID = "panic"

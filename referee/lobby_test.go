@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/internal/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 
 func hello(name string) []byte {
 	return protocol.Encode(protocol.Hello{V: protocol.Version, Type: protocol.TypeHello, Name: name,
-		Agent: "random", Version: "0.1", Games: []string{"refcount"}})
+		Agent: "random", Version: "0.1", Games: []string{testgame.CountName}})
 }
 
 func TestLobby(t *testing.T) {
@@ -64,7 +65,7 @@ func TestLobby(t *testing.T) {
 		if err != nil || w.Referee != "ref-1" || w.HeartbeatMS != 2000 {
 			t.Errorf("welcome %+v, %v", w, err)
 		}
-		want := []PlayerInfo{{Name: "alice", Agent: "random", Version: "0.1", Games: []string{"refcount"}, LastSeen: testStart}}
+		want := []PlayerInfo{{Name: "alice", Agent: "random", Version: "0.1", Games: []string{testgame.CountName}, LastSeen: testStart}}
 		if got := e.ref.Players(); !reflect.DeepEqual(got, want) {
 			t.Errorf("players %+v, want %+v", got, want)
 		}

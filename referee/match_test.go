@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -23,7 +24,7 @@ const (
 )
 
 func countMatch(t testing.TB, id string, players ...string) Match {
-	return Match{GameID: id, Game: lookup(t, "refcount"), Players: players, TC: TimeControl{PerMove: perMove}}
+	return Match{GameID: id, Game: lookup(t, testgame.CountName), Players: players, TC: TimeControl{PerMove: perMove}}
 }
 
 func TestPlayNormalGame(t *testing.T) {
@@ -57,10 +58,10 @@ func TestPlayNormalGame(t *testing.T) {
 	// Both add 2 each turn: 2, 4, 6, 8, 10, and alice (seat 0) makes the last move.
 	info := &protocol.SearchInfo{Depth: 3, Nodes: 42, Score: -0.5, PV: []string{"2", "2"}}
 	want := Result{
-		GameID: "g1", Game: "refcount", Players: []string{"alice", "bob"},
+		GameID: "g1", Game: testgame.CountName, Players: []string{"alice", "bob"},
 		Returns: []float64{1, -1}, Scores: []float64{1, 0}, Result: "1-0",
 		Reason: protocol.ReasonNormal, Forfeit: -1,
-		StartPosition: "0/0", FinalPosition: "10/5",
+		StartPosition: "0 0", FinalPosition: "10 1",
 		Moves: []MoveRecord{
 			{Ply: 0, Seat: 0, Move: "2", Elapsed: 7 * time.Millisecond},
 			{Ply: 1, Seat: 1, Move: "2", Info: info},
@@ -79,8 +80,8 @@ func TestPlayNormalGame(t *testing.T) {
 		t.Fatalf("%d turn requests, want 5", len(asked))
 	}
 	wantReq := protocol.TurnRequest{
-		V: 1, Type: protocol.TypeTurn, GameID: "g1", Game: "refcount", Seat: 0, SeatName: "first",
-		Ply: 2, Position: "4/2", Legal: []string{"1", "2"}, Moves: []string{"2", "2"},
+		V: 1, Type: protocol.TypeTurn, GameID: "g1", Game: testgame.CountName, Seat: 0, SeatName: "first",
+		Ply: 2, Position: "4 0", Legal: []string{"1", "2"}, Moves: []string{"2", "2"},
 		Clock: protocol.Clock{MoveMS: 100, RemainingMS: 100},
 	}
 	if !reflect.DeepEqual(asked[2], wantReq) {
@@ -98,7 +99,7 @@ func TestPlayNormalGame(t *testing.T) {
 	if len(evs) != 7 {
 		t.Fatalf("%d events, want start, 5 moves, end: %+v", len(evs), evs)
 	}
-	if s := evs[0]; s.Type != protocol.TypeEventStart || s.Position != "0/0" || !reflect.DeepEqual(s.Players, want.Players) || s.Game != "refcount" {
+	if s := evs[0]; s.Type != protocol.TypeEventStart || s.Position != "0 0" || !reflect.DeepEqual(s.Players, want.Players) || s.Game != testgame.CountName {
 		t.Errorf("start event %+v", s)
 	}
 	for i, ev := range evs[1:6] {
@@ -106,11 +107,11 @@ func TestPlayNormalGame(t *testing.T) {
 			t.Errorf("move event %d: %+v", i, ev)
 		}
 	}
-	if p := evs[3].Position; p != "6/3" {
-		t.Errorf("position after ply 2 is %q, want 6/3", p)
+	if p := evs[3].Position; p != "6 1" {
+		t.Errorf("position after ply 2 is %q, want \"6 1\"", p)
 	}
 	end := evs[6]
-	if end.Result != "1-0" || end.Reason != protocol.ReasonNormal || end.Position != "10/5" || end.Seat != 0 ||
+	if end.Result != "1-0" || end.Reason != protocol.ReasonNormal || end.Position != "10 1" || end.Seat != 0 ||
 		!reflect.DeepEqual(end.Returns, []float64{1, -1}) || end.Detail != "" {
 		t.Errorf("end event %+v", end)
 	}
@@ -118,12 +119,12 @@ func TestPlayNormalGame(t *testing.T) {
 	for seat, sub := range []*nats.Subscription{aliceSub, bobSub} {
 		ns := notices(t, sub, 2)
 		start, end := ns[0], ns[1]
-		if start.Type != protocol.TypeGameStart || start.Seat != seat || start.Position != "0/0" ||
+		if start.Type != protocol.TypeGameStart || start.Seat != seat || start.Position != "0 0" ||
 			!reflect.DeepEqual(start.Players, want.Players) || start.GameID != "g1" {
 			t.Errorf("seat %d start notice %+v", seat, start)
 		}
 		if end.Type != protocol.TypeGameEnd || end.Seat != seat || end.Result != "1-0" || end.Reason != protocol.ReasonNormal ||
-			end.Position != "10/5" || !reflect.DeepEqual(end.Moves, []string{"2", "2", "2", "2", "2"}) ||
+			end.Position != "10 1" || !reflect.DeepEqual(end.Moves, []string{"2", "2", "2", "2", "2"}) ||
 			!reflect.DeepEqual(end.Returns, []float64{1, -1}) {
 			t.Errorf("seat %d end notice %+v", seat, end)
 		}
@@ -175,7 +176,7 @@ func TestPlayForfeits(t *testing.T) {
 			bad: func(req protocol.TurnRequest) []byte {
 				return protocol.Encode(protocol.TurnReply{V: 2, Type: protocol.TypeMove, GameID: req.GameID, Ply: req.Ply, Move: "1"})
 			}},
-		{name: "not a move", seat: 1, reason: protocol.ReasonIllegalMove, detail: `bob: reply "z9" is not a move of refcount`,
+		{name: "not a move", seat: 1, reason: protocol.ReasonIllegalMove, detail: `bob: reply "z9" is not a move of testcount`,
 			bad: func(req protocol.TurnRequest) []byte { return reply(req, "z9") }},
 		{name: "illegal move", seat: 1, reason: protocol.ReasonIllegalMove, detail: `bob: reply "7" is not a legal move`,
 			bad: func(req protocol.TurnRequest) []byte { return reply(req, "7") }},
@@ -261,7 +262,7 @@ func TestPlayReplyAtDeadlineIsInTime(t *testing.T) {
 func TestJudge(t *testing.T) {
 	g := &run{
 		r: &Referee{margin: DefaultMargin}, m: countMatch(t, "g1", "alice", "bob"),
-		seats: []string{"first", "second"}, limit: limit, st: &countState{},
+		seats: []string{"first", "second"}, limit: limit, st: &testgame.CountState{},
 	}
 	legal := g.st.LegalMoves(0, nil)
 	req := protocol.TurnRequest{GameID: "g1"}
@@ -301,7 +302,7 @@ func FuzzJudge(f *testing.F) {
 	}
 	g := &run{
 		r: &Referee{margin: DefaultMargin}, m: countMatch(f, "g1", "alice", "bob"),
-		seats: []string{"first", "second"}, limit: limit, st: &countState{count: 9},
+		seats: []string{"first", "second"}, limit: limit, st: &testgame.CountState{Count: 9},
 	}
 	legal := g.st.LegalMoves(0, nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -330,7 +331,7 @@ func TestPlayMaxPlies(t *testing.T) {
 	}
 	if res.Reason != protocol.ReasonMaxPlies || res.Result != "1/2-1/2" || len(res.Moves) != 3 ||
 		!reflect.DeepEqual(res.Scores, []float64{0.5, 0.5}) || !reflect.DeepEqual(res.Returns, []float64{0, 0}) ||
-		res.Forfeit != -1 || res.FinalPosition != "3/3" || res.Detail != "drawn after 3 plies" {
+		res.Forfeit != -1 || res.FinalPosition != "3 1" || res.Detail != "drawn after 3 plies" {
 		t.Errorf("result %+v", res)
 	}
 }
@@ -356,7 +357,7 @@ func TestPlaySimultaneous(t *testing.T) {
 		})
 		evSub := e.subscribe(protocol.EventSubject("s1"))
 		noticeSub := e.subscribe(protocol.GameSubject("even"))
-		res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, "refsim"),
+		res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
 			Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}})
 		if err != nil {
 			t.Fatal(err)
@@ -374,7 +375,7 @@ func TestPlaySimultaneous(t *testing.T) {
 		mu.Lock()
 		last := asked[2]
 		mu.Unlock()
-		var obs simObservation
+		var obs testgame.PenniesObservation
 		if err := json.Unmarshal(last.Observation, &obs); err != nil || !reflect.DeepEqual(obs.Opponent, []string{"T", "T"}) {
 			t.Errorf("observation %s (%v), want the opponent's T T", last.Observation, err)
 		}
@@ -406,7 +407,7 @@ func TestPlaySimultaneous(t *testing.T) {
 			e := newEnv(t)
 			e.player("even", func(req protocol.TurnRequest) []byte { return reply(req, tc.even) })
 			e.player("odd", func(req protocol.TurnRequest) []byte { return reply(req, tc.odd) })
-			res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, "refsim"),
+			res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
 				Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}})
 			if err != nil {
 				t.Fatal(err)
@@ -512,7 +513,7 @@ func TestScores(t *testing.T) {
 	}
 }
 
-// BenchmarkPlay plays whole games of refcount (10 plies) against instant players over an
+// BenchmarkPlay plays whole games of testcount (10 plies) against instant players over an
 // embedded NATS server, with the real clock.
 func BenchmarkPlay(b *testing.B) {
 	e := newEnv(b)
@@ -537,7 +538,7 @@ func BenchmarkPlay(b *testing.B) {
 }
 
 // panicky is a game state whose move parser panics, as a buggy game's might.
-type panicky struct{ countState }
+type panicky struct{ testgame.CountState }
 
 func (*panicky) ParseMove(string) (game.Move, error) { panic("boom") }
 

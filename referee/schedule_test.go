@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/internal/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -139,7 +140,7 @@ func TestRunTournament(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour := Tournament{ID: "t1", Game: lookup(t, "refcount"), Schedule: sched, TC: TimeControl{PerMove: perMove}}
+	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: TimeControl{PerMove: perMove}}
 
 	t.Run("forfeits do not stop it", func(t *testing.T) {
 		var got []Result

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/testgame"
 	"github.com/arenaref/arena/players"
-	"github.com/arenaref/arena/players/internal/testgame"
 	"github.com/arenaref/arena/players/random"
 )
 
@@ -25,7 +25,7 @@ func newAgent(t *testing.T, seed int64) players.Agent {
 // checking each is legal.
 func playout(t *testing.T, a players.Agent, games int) []string {
 	t.Helper()
-	g, err := game.Lookup(testgame.Name)
+	g, err := game.Lookup(testgame.CountName)
 	if err != nil {
 		t.Fatal(err)
 	}

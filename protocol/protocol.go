@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 )
 
@@ -199,8 +200,8 @@ func Encode(msg any) []byte {
 	return b
 }
 
-// decodeStrict unmarshals data into v, rejecting oversize input, unknown fields and
-// trailing data, then checks the header.
+// decodeStrict unmarshals data into v, rejecting oversize input, unknown fields (matched
+// exactly, case included), repeated fields and trailing data, then checks the header.
 func decodeStrict(data []byte, v any, wantType string, h func() Header) error {
 	if len(data) > MaxMessageSize {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
@@ -212,6 +213,9 @@ func decodeStrict(data []byte, v any, wantType string, h func() Header) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
+	}
+	if err := checkKeys(data, reflect.TypeOf(v)); err != nil {
+		return err
 	}
 	hd := h()
 	if hd.V != Version {

@@ -146,6 +146,9 @@ func TestRejectsMalformedCommon(t *testing.T) {
 			{"wrong type", edit(t, d.sample, set("type", "bogus"))},
 			{"type missing", edit(t, d.sample, func(m map[string]any) { delete(m, "type") })},
 			{"unknown field", edit(t, d.sample, set("extra", true))},
+			{"field in other case", edit(t, d.sample, func(m map[string]any) { m["V"] = m["v"]; delete(m, "v") })},
+			{"type in other case", edit(t, d.sample, func(m map[string]any) { m["Type"] = m["type"]; delete(m, "type") })},
+			{"repeated field", append(bytes.Clone(valid[:len(valid)-1]), `,"v":1}`...)},
 			{"trailing object", append(bytes.Clone(valid), valid...)},
 			{"trailing garbage", append(bytes.Clone(valid), " x"...)},
 			{"oversize", append(bytes.Clone(valid), bytes.Repeat([]byte(" "), MaxMessageSize)...)},
@@ -347,5 +350,36 @@ func TestEncodeOmitsEmptyOptionalFields(t *testing.T) {
 	want := `{"v":1,"type":"move","game_id":"g","ply":0,"move":"pass"}`
 	if got != want {
 		t.Fatalf("Encode:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestExactKeys(t *testing.T) {
+	reply := string(Encode(sampleTurnReply()))
+	tests := []struct {
+		name   string
+		decode func([]byte) (any, error)
+		data   string
+		ok     bool
+	}{
+		{"reply as encoded", wrap(DecodeTurnReply), reply, true},
+		{"move key in capitals", wrap(DecodeTurnReply), `{"v":1,"type":"move","game_id":"g1","ply":0,"MOVE":"d3"}`, false},
+		{"move given twice", wrap(DecodeTurnReply), `{"v":1,"type":"move","game_id":"g1","ply":0,"move":"d3","move":"c4"}`, false},
+		{"info field in other case", wrap(DecodeTurnReply), `{"v":1,"type":"move","game_id":"g1","ply":0,"move":"d3","info":{"Depth":3}}`, false},
+		{"info field given twice", wrap(DecodeTurnReply), `{"v":1,"type":"move","game_id":"g1","ply":0,"move":"d3","info":{"depth":3,"depth":4}}`, false},
+		{"info as expected", wrap(DecodeTurnReply), `{"v":1,"type":"move","game_id":"g1","ply":0,"move":"d3","info":{"depth":3,"pv":["d3","c5"]}}`, true},
+		{"clock field in other case", wrap(DecodeTurnRequest), `{"v":1,"type":"turn","game_id":"g1","game":"othello","seat":0,"seat_name":"black","ply":0,"position":"p","legal":["d3"],"moves":[],"clock":{"Move_MS":5,"remaining_ms":5,"increment_ms":0}}`, false},
+		{"observation is free-form", wrap(DecodeTurnRequest), `{"v":1,"type":"turn","game_id":"g1","game":"ipd","seat":0,"seat_name":"a","ply":0,"position":"p","legal":["C"],"moves":[],"observation":{"Mine":["C"],"x":{"y":[1,{"Z":2}]}},"clock":{"move_ms":5,"remaining_ms":5,"increment_ms":0}}`, true},
+		{"observation nested too deep", wrap(DecodeTurnRequest), `{"v":1,"type":"turn","game_id":"g1","game":"ipd","seat":0,"seat_name":"a","ply":0,"position":"p","legal":["C"],"moves":[],"observation":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `,"clock":{"move_ms":5,"remaining_ms":5,"increment_ms":0}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.decode([]byte(tt.data))
+			if tt.ok && err != nil {
+				t.Fatalf("rejected: %v", err)
+			}
+			if !tt.ok && !errors.Is(err, ErrMalformed) {
+				t.Fatalf("error %v, want ErrMalformed", err)
+			}
+		})
 	}
 }

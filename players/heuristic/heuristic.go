@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"sync"
@@ -139,18 +140,10 @@ func (a *HP1) Choose(ctx context.Context, t players.Turn) (players.Decision, err
 	if mask&corners != 0 {
 		mask &= corners
 	}
-	var best []game.Move
-	bestScore := -1
-	for m := mask; m != 0; m &= m - 1 {
-		mv := game.Move(bits.TrailingZeros64(m))
+	best, bestScore := bestMoves(mask, func(mv game.Move) int {
 		own, _ := after(s, mv)
-		switch n := bits.OnesCount64(own); {
-		case n > bestScore:
-			bestScore, best = n, append(best[:0], mv)
-		case n == bestScore:
-			best = append(best, mv)
-		}
-	}
+		return bits.OnesCount64(own)
+	})
 	return players.Decision{
 		Move: a.pick(best),
 		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
@@ -159,20 +152,11 @@ func (a *HP1) Choose(ctx context.Context, t players.Turn) (players.Decision, err
 
 func (a *HP1) endgame(s *othello.State, mask uint64) players.Decision {
 	var nodes int64
-	var best []game.Move
-	bestScore := -othello.Squares - 1
-	for m := mask; m != 0; m &= m - 1 {
-		mv := game.Move(bits.TrailingZeros64(m))
+	best, bestScore := bestMoves(mask, func(mv game.Move) int {
 		c := *s
 		_ = c.Play(mv) // legal: it comes from the move mask
-		v := -solve(&c, &nodes)
-		switch {
-		case v > bestScore:
-			bestScore, best = v, append(best[:0], mv)
-		case v == bestScore:
-			best = append(best, mv)
-		}
-	}
+		return -solve(&c, &nodes)
+	})
 	return players.Decision{
 		Move: a.pick(best),
 		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: nodes, Score: float64(bestScore)},
@@ -220,23 +204,30 @@ func (a *HP2) Choose(ctx context.Context, t players.Turn) (players.Decision, err
 	if mask == 0 {
 		return players.Decision{Move: othello.Pass}, nil
 	}
+	best, bestScore := bestMoves(mask, func(mv game.Move) int {
+		return TableScore(after(s, mv))
+	})
+	return players.Decision{
+		Move: a.pick(best),
+		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
+	}, nil
+}
+
+// bestMoves returns the moves of mask with the highest score, and that score. Keeping
+// every equally good move lets the caller break ties at random, as the seed paper does.
+func bestMoves(mask uint64, score func(game.Move) int) ([]game.Move, int) {
 	var best []game.Move
-	bestScore := 0
+	bestScore := math.MinInt
 	for m := mask; m != 0; m &= m - 1 {
 		mv := game.Move(bits.TrailingZeros64(m))
-		own, opp := after(s, mv)
-		v := TableScore(own, opp)
-		switch {
-		case len(best) == 0 || v > bestScore:
+		switch v := score(mv); {
+		case v > bestScore:
 			bestScore, best = v, append(best[:0], mv)
 		case v == bestScore:
 			best = append(best, mv)
 		}
 	}
-	return players.Decision{
-		Move: a.pick(best),
-		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
-	}, nil
+	return best, bestScore
 }
 
 // TableScore returns the sum of Weights over the squares of own minus the sum over the

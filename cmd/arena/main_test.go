@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,7 @@ func TestCLIErrors(t *testing.T) {
 		{"zero rounds", []string{"tournament", "--players", "random,hp1", "--rounds", "0", "--db", filepath.Join(dir, "f.db")}, 2, "--rounds", filepath.Join(dir, "f.db")},
 		{"unwritable db", append([]string{"tournament", "--db", filepath.Join(notADir, "arena.db")}, good...), 1, "--db", filepath.Join(notADir, "arena.db")},
 		{"missing db dir", append([]string{"tournament", "--db", filepath.Join(dir, "nope", "arena.db")}, good...), 1, "--db", filepath.Join(dir, "nope", "arena.db")},
+		{"no nats server", append([]string{"tournament", "--nats", "nats://127.0.0.1:1", "--db", filepath.Join(dir, "g.db")}, good...), 1, "connect to nats://127.0.0.1:1", filepath.Join(dir, "g.db")},
 		{"bad log level", []string{"tournament", "--log-level", "loud", "--players", "random,hp1"}, 2, "--log-level", ""},
 		{"perft bad depth", []string{"perft", "--depth", "0"}, 2, "--depth", ""},
 		{"perft bad count", []string{"perft", "--depth", "2", "--count", "some"}, 2, "--count", ""},
@@ -234,4 +236,81 @@ func TestMultiProcess(t *testing.T) {
 			t.Errorf("standings lack %s:\n%s", name, out)
 		}
 	}
+}
+
+// TestTournamentInterrupted cancels a long tournament once some games are stored, as
+// Ctrl-C does: the games played so far stay, whole, and the tournament is marked cancelled.
+func TestTournamentInterrupted(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "arena.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"tournament", "--players", "random,hp1,hp2", "--rounds", "500", "--db", dbPath, "--seed", "3"}, &stdout, &stderr)
+	}()
+	// Wait until the database exists and holds a few games, then interrupt.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("no games stored after a minute")
+		}
+		if n := storedGames(t, dbPath); n >= 3 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	code := <-done
+	if code != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q; want 1 and an interrupted message", code, stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("standings printed for an interrupted tournament: %q", stdout.String())
+	}
+	db, err := sqlite.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tour, err := db.Tournament(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tour.Status != "cancelled" {
+		t.Errorf("tournament status %q, want cancelled", tour.Status)
+	}
+	games, err := db.Games(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) < 3 || len(games) >= 3000 {
+		t.Fatalf("%d games stored", len(games))
+	}
+	if !strings.Contains(stderr.String(), "after "+strconv.Itoa(len(games))+" of 3000 games") {
+		t.Errorf("stderr %q does not give the %d stored games", stderr.String(), len(games))
+	}
+	for _, g := range games {
+		if g.Reason == "aborted" || len(g.Moves) == 0 || len(g.Ratings) != 2 {
+			t.Errorf("game %d stored incomplete: reason %s, %d moves, %d rating changes", g.Index, g.Reason, len(g.Moves), len(g.Ratings))
+		}
+	}
+}
+
+// storedGames counts the games in the database at path, 0 if it is not there yet.
+func storedGames(t *testing.T, path string) int {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return 0
+	}
+	db, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		return 0 // still being created
+	}
+	defer db.Close()
+	games, err := db.Games(context.Background(), 1)
+	if err != nil {
+		return 0
+	}
+	return len(games)
 }

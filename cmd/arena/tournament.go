@@ -119,17 +119,18 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		c.seed = time.Now().UnixNano() & math.MaxInt32
 	}
 
-	db, err := sqlite.Open(ctx, c.db)
-	if err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	defer db.Close()
-
+	// The bus comes before the database: a failed connection leaves nothing on disk.
 	nc, shutdownBus, err := connectBus(c.natsURL, "arena-referee", log)
 	if err != nil {
 		return err
 	}
 	defer shutdownBus()
+
+	db, err := sqlite.Open(ctx, c.db)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	defer db.Close()
 
 	ref, err := referee.New(referee.Config{Conn: nc, Margin: c.margin, Log: log, ID: "arena-referee"})
 	if err != nil {
@@ -159,7 +160,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	tid, err := db.CreateTournament(ctx, store.Tournament{
 		Game: g.Name(), Format: "round-robin", TimeControl: c.tc, Rounds: c.rounds,
-		Seed: c.seed, Players: names, Status: "running",
+		Seed: c.seed, Players: names, Status: store.StatusRunning,
 	})
 	if err != nil {
 		return err
@@ -176,7 +177,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		rec := gameRecord(tid, p, res)
 		if len(res.Players) == 2 {
 			a, b := res.Players[0], res.Players[1]
-			ra, rb := ratingOf(current, a, elo), ratingOf(current, b, elo)
+			ra, rb := elo.Rating(current, a), elo.Rating(current, b)
 			na, nb := elo.Update(ra, rb, res.Scores[0])
 			rec.Ratings = []store.RatingChange{{Player: a, Before: ra, After: na}, {Player: b, Before: rb, After: nb}}
 		}
@@ -196,22 +197,25 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		ID: "t" + strconv.FormatInt(tid, 10), Game: g, Schedule: schedule, TC: tc, MaxPlies: c.maxPlies,
 	}, onResult)
 	progress.finish()
-	status := "finished"
+	status := store.StatusFinished
 	switch {
 	case errors.Is(runErr, context.Canceled):
-		status = "cancelled"
+		status = store.StatusCancelled
 	case runErr != nil:
-		status = "failed"
+		status = store.StatusFailed
 	}
 	if err := db.FinishTournament(context.WithoutCancel(ctx), tid, status); err != nil && runErr == nil {
 		runErr = err
 	}
+	if status == store.StatusCancelled {
+		return fmt.Errorf("interrupted: tournament %d cancelled after %d of %d games; those games are kept in %s", tid, len(results), len(schedule), c.db)
+	}
 	if runErr != nil {
-		return fmt.Errorf("tournament %d %s after %d of %d games: %w", tid, status, len(results), len(schedule), runErr)
+		return fmt.Errorf("tournament %d failed after %d of %d games (kept in %s): %w", tid, len(results), len(schedule), c.db, runErr)
 	}
 	elapsed := time.Since(started)
 	for _, n := range names {
-		current[n] = ratingOf(current, n, elo)
+		current[n] = elo.Rating(current, n)
 	}
 	rows := ratings.Standings(names, results, current)
 	if c.json {
@@ -247,13 +251,6 @@ func parseTimeControl(s string) (referee.TimeControl, error) {
 		return referee.TimeControl{}, fmt.Errorf("%q: the time per move must be positive", s)
 	}
 	return referee.TimeControl{PerMove: d}, nil
-}
-
-func ratingOf(current map[string]float64, name string, elo ratings.Elo) float64 {
-	if r, ok := current[name]; ok {
-		return r
-	}
-	return elo.Initial
 }
 
 // connectBus connects the referee to the NATS server at url, or starts an embedded one

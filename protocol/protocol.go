@@ -40,6 +40,7 @@ const (
 	ReasonDisconnected = "disconnected"   // the player's connection went away mid-game
 	ReasonResigned     = "resigned"       // the player replied "resign"
 	ReasonNoResponders = "no_responders"  // nobody listens on the player's turn subject
+	ReasonAbsent       = "absent"         // the player had not said hello when its game was due to start
 	ReasonMaxPlies     = "max_plies"      // adjudicated as a draw after the ply limit
 	ReasonAborted      = "aborted"        // the referee stopped (shutdown); the game counts for nobody
 )

@@ -27,6 +27,11 @@ const DefaultID = "referee"
 // ErrInvalidMatch is wrapped by the errors Play returns for a Match it cannot run.
 var ErrInvalidMatch = errors.New("referee: invalid match")
 
+// ErrVoided is wrapped by the error Play returns when a game cannot count because the
+// referee itself lost its NATS connection while it was being played: the players' faults
+// during an outage are not theirs. Such a game is played again from its start.
+var ErrVoided = errors.New("referee: game voided by a connection outage")
+
 // Config configures a Referee.
 type Config struct {
 	// Conn is the NATS connection the referee talks to players on. Required.
@@ -83,12 +88,21 @@ func (r *Referee) ID() string { return r.id }
 // Margin returns the transport margin added to every deadline.
 func (r *Referee) Margin() time.Duration { return r.margin }
 
-// TimeControl is the time the players have. Only a per-move limit exists so far; a game
-// clock (base time plus increment) will join it as further fields.
+// TimeControl is the time the players have: either a fixed time for every move
+// (PerMove), or a game clock per seat (Base, with Increment added after each move and,
+// when MovesPerPeriod is set, Base added again every MovesPerPeriod moves). ParseTimeControl
+// reads the usual text forms.
 type TimeControl struct {
-	// PerMove is the time for each move, at least a millisecond. The referee allows
-	// PerMove plus its transport margin before it declares a time forfeit.
+	// PerMove is the time for each move, at least a millisecond, when Base is zero. The
+	// referee allows PerMove plus its transport margin before it declares a time forfeit.
 	PerMove time.Duration
+	// Base is each seat's starting time on a game clock.
+	Base time.Duration
+	// Increment is added to a seat's clock after each of its moves.
+	Increment time.Duration
+	// MovesPerPeriod, with Base, gives each seat Base more time after every
+	// MovesPerPeriod of its moves (the "40/60" form); 0 means the whole game is one period.
+	MovesPerPeriod int
 }
 
 // Match is one game to play.
@@ -99,6 +113,10 @@ type Match struct {
 	TC       TimeControl
 	MaxPlies int // a game still running after this many plies is a draw; 0 means no limit
 	Round    int // the tournament round, for the record; 0 outside tournaments
+	// Opening are moves, in the game's notation, played from the initial position before
+	// the first turn request. They are not the players' moves: they use no clock time and
+	// are sent in TurnRequest.Moves like any other move.
+	Opening []string
 }
 
 // MoveRecord is one move as it was played.

@@ -16,6 +16,10 @@ type Pairing struct {
 	Index   int      // 1-based position in the schedule, the order of play
 	Round   int      // 1-based round
 	Players []string // by seat
+	// Opening are the moves played before the players take over (see Match.Opening);
+	// OpeningIndex is its 1-based line in the openings list, 0 when there is none.
+	Opening      []string
+	OpeningIndex int
 }
 
 // RoundRobin schedules rounds of a double round robin for two-seat games: in every round

@@ -51,7 +51,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&c.game, "game", "othello", "game to play, with options (e.g. othello)")
 	fs.StringVar(&c.players, "players", "", "comma-separated players: built-in agents ("+strings.Join(players.AgentNames(), ", ")+"), or with --nats, names of external players")
 	fs.IntVar(&c.rounds, "rounds", 1, "rounds; in each, every pair plays each colour once")
-	fs.StringVar(&c.tc, "tc", "100ms", "time control: time per move, such as 100ms or 2s")
+	fs.StringVar(&c.tc, "tc", "100ms", "time control: time per move (100ms, 2s) or a game clock (60+0.5, 40/60)")
 	fs.DurationVar(&c.margin, "margin", 50*time.Millisecond, "transport margin added to each move's deadline")
 	fs.IntVar(&c.maxPlies, "max-plies", 0, "adjudicate a game as a draw after this many plies (0: no limit)")
 	fs.StringVar(&c.db, "db", "arena.db", "SQLite database file for games, moves and ratings")
@@ -101,7 +101,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if c.rounds < 1 {
 		return usagef("--rounds must be at least 1, got %d", c.rounds)
 	}
-	tc, err := parseTimeControl(c.tc)
+	tc, err := referee.ParseTimeControl(c.tc)
 	if err != nil {
 		return usagef("--tc: %v", err)
 	}
@@ -236,21 +236,6 @@ func playsGame(games []string, g game.Game) bool {
 		}
 	}
 	return false
-}
-
-// parseTimeControl reads a per-move time control such as "100ms" or "2s".
-func parseTimeControl(s string) (referee.TimeControl, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		if strings.ContainsAny(s, "+/") {
-			return referee.TimeControl{}, fmt.Errorf("%q: game clocks (base+increment) are not supported yet; give a time per move such as 100ms", s)
-		}
-		return referee.TimeControl{}, fmt.Errorf("%q is not a duration such as 100ms or 2s", s)
-	}
-	if d <= 0 {
-		return referee.TimeControl{}, fmt.Errorf("%q: the time per move must be positive", s)
-	}
-	return referee.TimeControl{PerMove: d}, nil
 }
 
 // connectBus connects the referee to the NATS server at url, or starts an embedded one

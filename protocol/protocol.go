@@ -204,8 +204,18 @@ func Encode(msg any) []byte {
 // decodeStrict unmarshals data into v, rejecting oversize input, unknown fields (matched
 // exactly, case included), repeated fields and trailing data, then checks the header.
 func decodeStrict(data []byte, v any, wantType string, h func() Header) error {
-	if len(data) > MaxMessageSize {
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
+	return decodeStrictLimit(data, v, MaxMessageSize, func(got Header) error {
+		if got.Type != wantType {
+			return fmt.Errorf("%w: type %q, want %q", ErrMalformed, got.Type, wantType)
+		}
+		return nil
+	}, h)
+}
+
+// decodeStrictLimit is decodeStrict with a size limit and a check of the type of its own.
+func decodeStrictLimit(data []byte, v any, limit int, checkType func(Header) error, h func() Header) error {
+	if len(data) > limit {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), limit)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -222,10 +232,7 @@ func decodeStrict(data []byte, v any, wantType string, h func() Header) error {
 	if hd.V != Version {
 		return fmt.Errorf("%w: version %d, want %d", ErrMalformed, hd.V, Version)
 	}
-	if hd.Type != wantType {
-		return fmt.Errorf("%w: type %q, want %q", ErrMalformed, hd.Type, wantType)
-	}
-	return nil
+	return checkType(hd)
 }
 
 // DecodeHello decodes and validates a Hello.

@@ -40,6 +40,17 @@ type Player struct {
 // Tournament is one event: a game type, a format ("round-robin", "gauntlet", ...), a time
 // control in the referee's notation ("100ms", "60+0.5"), the roster and the seed that fixed
 // the schedule. Finished is zero while Status is StatusRunning.
+//
+// Config is the caller's full description of the tournament as JSON, whatever it needs to
+// resume the tournament after a restart; the store keeps it verbatim and never looks inside.
+// A nil Config is kept as {} and read back as {}.
+//
+// Schedule is every game the tournament is to play; CreateTournament writes it with the
+// tournament, so a tournament that exists has its whole schedule. Tournaments made before
+// schedules were kept have none.
+//
+// Played (the number of recorded games) and Total (the number of scheduled games) are
+// filled in when a tournament is read, and ignored by CreateTournament.
 type Tournament struct {
 	ID          int64
 	Game        string
@@ -51,6 +62,22 @@ type Tournament struct {
 	Status      string
 	Created     time.Time
 	Finished    time.Time
+	Config      []byte
+	Schedule    []ScheduledGame
+	Played      int
+	Total       int
+}
+
+// ScheduledGame is one game of a tournament's schedule: its Index (1-based, unique within the
+// tournament, the Index its Game will be recorded under), its round, its players by seat and
+// the opening it starts from, with OpeningIndex its 1-based line in the openings list (0 and
+// no moves when it has none).
+type ScheduledGame struct {
+	Index        int
+	Round        int
+	Players      []string
+	Opening      []string
+	OpeningIndex int
 }
 
 // Move is one move of a game: the ply it was played at, the seat that played it, its text in
@@ -79,7 +106,8 @@ type RatingChange struct {
 // Players, Scores and Returns are by seat; Scores are 1, 0.5 or 0, Returns are the game's own
 // payoffs (equal to Scores for win/draw/loss games, the payoffs in the prisoner's dilemma).
 // Result is one of the Result constants and Reason a reason code (see protocol), with Detail
-// a short human-readable account of a forfeit.
+// a short human-readable account of a forfeit. Opening are the moves played from the
+// initial position before the players took over (nil when none).
 type Game struct {
 	ID            int64
 	TournamentID  int64
@@ -96,6 +124,7 @@ type Game struct {
 	FinalPosition string
 	Started       time.Time
 	Ended         time.Time
+	Opening       []string
 	Moves         []Move
 	Ratings       []RatingChange
 }
@@ -104,17 +133,33 @@ type Game struct {
 type Store interface {
 	// EnsurePlayer adds a player, or updates the agent and version of a known one.
 	EnsurePlayer(ctx context.Context, p Player) error
-	// CreateTournament records a new tournament and returns its id. An empty Status means
-	// StatusRunning; a zero Created means now.
+	// CreateTournament records a new tournament with its Config and Schedule in one
+	// transaction and returns its id. An empty Status means StatusRunning; a zero Created
+	// means now. Schedule indices must be unique and at least 1, and every scheduled game
+	// must have players.
 	CreateTournament(ctx context.Context, t Tournament) (int64, error)
 	// FinishTournament sets a tournament's final status (finished, failed or cancelled)
 	// and its finishing time.
 	FinishTournament(ctx context.Context, id int64, status string) error
+	// SetTournamentStatus sets any status. Finished, failed and cancelled stamp the
+	// finishing time; running clears it, for a stopped tournament that is resumed.
+	SetTournamentStatus(ctx context.Context, id int64, status string) error
 	// RecordGame writes a game with its seats, moves and rating changes in one
 	// transaction and returns the game's id. Every player must be known (EnsurePlayer).
+	// In a tournament with a schedule, the game's Index must be scheduled and its
+	// players must be the scheduled ones, seat by seat (ErrInvalid otherwise).
 	RecordGame(ctx context.Context, g Game) (int64, error)
-	// Tournament returns one tournament.
+	// Tournament returns one tournament, with its Config, Schedule, Played and Total.
 	Tournament(ctx context.Context, id int64) (Tournament, error)
+	// Tournaments returns all tournaments (status "") or those with the given status,
+	// newest first, with Config, Played and Total but without Schedule.
+	Tournaments(ctx context.Context, status string) ([]Tournament, error)
+	// Pending returns the scheduled games of a tournament that have no recorded game at
+	// their Index, by Index: what a resumed tournament still has to play.
+	Pending(ctx context.Context, tournamentID int64) ([]ScheduledGame, error)
+	// ReasonCounts returns, for each player of a tournament's games, how many of its
+	// games ended with each reason code.
+	ReasonCounts(ctx context.Context, tournamentID int64) (map[string]map[string]int, error)
 	// Games returns a tournament's games, with moves and rating changes, by Index.
 	Games(ctx context.Context, tournamentID int64) ([]Game, error)
 	// CurrentRatings returns the latest rating of every player with a rated game of the

@@ -38,6 +38,23 @@
 // microseconds. Lists (a tournament's roster, a game's returns, a principal variation) are
 // JSON arrays.
 //
+// A tournament's config is the caller's JSON, kept verbatim in tournaments.config. Its
+// schedule is one row per game in the schedule table, written in the same transaction as
+// the tournament; the games still to play (Pending) are the schedule rows with no row in
+// games at the same idx, so the answer after a crash is read from the same commits that
+// recorded the games. Tournaments made before migration 0002 have config {} and no schedule,
+// and take games at any index as before.
+//
+// # Durability
+//
+// RecordGame returns after its transaction has committed to the WAL. With
+// synchronous=NORMAL the commit is then in the operating system's hands: a process killed
+// at any moment, even with SIGKILL in the middle of another game's transaction, loses no
+// game whose RecordGame returned, and leaves no game in part (TestKillLosesNoCommittedGame
+// kills a writer at random moments to check this). What NORMAL gives up is the last few
+// commits before a power failure or an operating-system crash, until the next checkpoint
+// syncs the WAL; the database is still consistent afterwards.
+//
 // A player's current rating for a game type is the after value of its latest row in
 // ratings, latest by row id, which is the order in which the updates were recorded.
 package sqlite

@@ -30,100 +30,6 @@ func (db *DB) EnsurePlayer(ctx context.Context, p store.Player) error {
 	return nil
 }
 
-func validStatus(s string) bool {
-	switch s {
-	case store.StatusRunning, store.StatusFinished, store.StatusFailed, store.StatusCancelled:
-		return true
-	}
-	return false
-}
-
-// CreateTournament records t and returns its id. An empty Status means running and a zero
-// Created means now; t.ID is ignored.
-func (db *DB) CreateTournament(ctx context.Context, t store.Tournament) (int64, error) {
-	if t.Status == "" {
-		t.Status = store.StatusRunning
-	}
-	if t.Created.IsZero() {
-		t.Created = db.now()
-	}
-	switch {
-	case t.Game == "":
-		return 0, fmt.Errorf("create tournament: %w: no game", store.ErrInvalid)
-	case t.Rounds < 0:
-		return 0, fmt.Errorf("create tournament: %w: %d rounds", store.ErrInvalid, t.Rounds)
-	case !validStatus(t.Status):
-		return 0, fmt.Errorf("create tournament: %w: unknown status %q", store.ErrInvalid, t.Status)
-	}
-	for i, p := range t.Players {
-		if p == "" {
-			return 0, fmt.Errorf("create tournament: %w: player %d has no name", store.ErrInvalid, i)
-		}
-	}
-	roster, err := json.Marshal(nonNil(t.Players))
-	if err != nil {
-		return 0, fmt.Errorf("create tournament: %w", err)
-	}
-	res, err := db.w.ExecContext(ctx, `INSERT INTO tournaments
-		(game, format, time_control, rounds, seed, players, status, created, finished)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.Game, t.Format, t.TimeControl, t.Rounds, t.Seed, string(roster), t.Status,
-		timeText(t.Created), timeText(t.Finished))
-	if err != nil {
-		return 0, fmt.Errorf("create tournament: %w", err)
-	}
-	return res.LastInsertId()
-}
-
-// FinishTournament sets the final status of tournament id (finished, failed or cancelled)
-// and stamps it with the current time. Finishing it again overwrites both.
-func (db *DB) FinishTournament(ctx context.Context, id int64, status string) error {
-	if !validStatus(status) || status == store.StatusRunning {
-		return fmt.Errorf("finish tournament %d: %w: status %q is not finished, failed or cancelled",
-			id, store.ErrInvalid, status)
-	}
-	res, err := db.w.ExecContext(ctx, "UPDATE tournaments SET status = ?, finished = ? WHERE id = ?",
-		status, timeText(db.now()), id)
-	if err != nil {
-		return fmt.Errorf("finish tournament %d: %w", id, err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("finish tournament %d: %w", id, err)
-	} else if n == 0 {
-		return fmt.Errorf("finish tournament %d: %w", id, store.ErrNotFound)
-	}
-	return nil
-}
-
-// Tournament returns tournament id, or an error wrapping store.ErrNotFound.
-func (db *DB) Tournament(ctx context.Context, id int64) (store.Tournament, error) {
-	t := store.Tournament{ID: id}
-	var roster string
-	var created, finished sql.NullString
-	err := db.r.QueryRowContext(ctx, `SELECT game, format, time_control, rounds, seed, players,
-		status, created, finished FROM tournaments WHERE id = ?`, id).
-		Scan(&t.Game, &t.Format, &t.TimeControl, &t.Rounds, &t.Seed, &roster, &t.Status, &created, &finished)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Tournament{}, fmt.Errorf("tournament %d: %w", id, store.ErrNotFound)
-	}
-	if err == nil {
-		err = json.Unmarshal([]byte(roster), &t.Players)
-	}
-	if err == nil {
-		t.Created, err = parseTime(created)
-	}
-	if err == nil {
-		t.Finished, err = parseTime(finished)
-	}
-	if err != nil {
-		return store.Tournament{}, fmt.Errorf("tournament %d: %w", id, err)
-	}
-	if len(t.Players) == 0 {
-		t.Players = nil
-	}
-	return t, nil
-}
-
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func validResult(r string) bool {
@@ -169,6 +75,9 @@ func checkGame(g *store.Game) error {
 			return fmt.Errorf("seat %d: score %v is not between 0 and 1", seat, s)
 		}
 	}
+	if err := checkOpening(g.Opening); err != nil {
+		return err
+	}
 	for seat, r := range g.Returns {
 		if !finite(r) {
 			return fmt.Errorf("seat %d: return %v", seat, r)
@@ -204,7 +113,9 @@ func checkGame(g *store.Game) error {
 // RecordGame writes g, its seats, moves and rating changes in one transaction and returns
 // the new game's id. It fails, writing nothing, if the input is invalid (store.ErrInvalid),
 // the tournament or a player is unknown (store.ErrNotFound) or the tournament already has
-// a game at g.Index (store.ErrDuplicate). g.ID is ignored.
+// a game at g.Index (store.ErrDuplicate). In a tournament with a schedule, g.Index must be
+// scheduled and g.Players must be the scheduled players, seat by seat (store.ErrInvalid).
+// g.ID is ignored.
 func (db *DB) RecordGame(ctx context.Context, g store.Game) (int64, error) {
 	if err := checkGame(&g); err != nil {
 		return 0, fmt.Errorf("record game %d of tournament %d: %w: %v", g.Index, g.TournamentID, store.ErrInvalid, err)
@@ -225,6 +136,10 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	opening, err := json.Marshal(nonNil(g.Opening))
+	if err != nil {
+		return 0, err
+	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -241,6 +156,9 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 		return 0, err
 	case existing != 0:
 		return 0, fmt.Errorf("%w: the tournament's game %d is game id %d", store.ErrDuplicate, g.Index, existing)
+	}
+	if err := checkScheduled(ctx, tx, g); err != nil {
+		return 0, err
 	}
 
 	ids := make(map[string]int64, len(g.Players))
@@ -259,10 +177,10 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 	}
 
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, idx, round, game, result, reason,
-		detail, returns, start_position, final_position, started, ended)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		detail, returns, start_position, final_position, started, ended, opening)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Index, g.Round, g.Game, g.Result, g.Reason, g.Detail, string(returns),
-		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended))
+		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended), string(opening))
 	if err != nil {
 		return 0, err
 	}
@@ -341,13 +259,13 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 	var games []store.Game
 	at := make(map[int64]int)
 	err = each(ctx, tx, `SELECT id, idx, round, game, result, reason, detail, returns, start_position,
-		final_position, started, ended FROM games WHERE tournament_id = ? ORDER BY idx`, []any{tid},
+		final_position, started, ended, opening FROM games WHERE tournament_id = ? ORDER BY idx`, []any{tid},
 		func(rows *sql.Rows) error {
 			g := store.Game{TournamentID: tid}
-			var returns string
+			var returns, opening string
 			var started, ended sql.NullString
 			if err := rows.Scan(&g.ID, &g.Index, &g.Round, &g.Game, &g.Result, &g.Reason, &g.Detail, &returns,
-				&g.StartPosition, &g.FinalPosition, &started, &ended); err != nil {
+				&g.StartPosition, &g.FinalPosition, &started, &ended, &opening); err != nil {
 				return err
 			}
 			if err := json.Unmarshal([]byte(returns), &g.Returns); err != nil {
@@ -355,6 +273,12 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 			}
 			if len(g.Returns) == 0 {
 				g.Returns = nil
+			}
+			if err := json.Unmarshal([]byte(opening), &g.Opening); err != nil {
+				return fmt.Errorf("game %d: opening: %w", g.ID, err)
+			}
+			if len(g.Opening) == 0 {
+				g.Opening = nil
 			}
 			var err error
 			if g.Started, err = parseTime(started); err != nil {

@@ -232,6 +232,7 @@ func TestRoundTrip(t *testing.T) {
 	wantTour := store.Tournament{
 		ID: tid, Game: "othello", Format: "round-robin", TimeControl: "100ms", Rounds: 2, Seed: 42,
 		Players: []string{"alice", "bob"}, Status: "running", Created: t0.Truncate(time.Microsecond),
+		Config: []byte("{}"), // none given
 	}
 	if !reflect.DeepEqual(tour, wantTour) {
 		t.Errorf("Tournament:\n got  %+v\n want %+v", tour, wantTour)

@@ -252,6 +252,11 @@ type runner struct {
 }
 
 func (p *runner) onTurn(m *nats.Msg) {
+	// An empty message is the referee checking that someone still listens here (see
+	// docs/protocol.md); it wants no answer.
+	if len(m.Data) == 0 {
+		return
+	}
 	p.push(event{msg: m, arrival: time.Now(), turn: true})
 }
 

@@ -3,17 +3,35 @@
 //
 // # Matches
 //
-// Referee.Play runs one Match to its end. For every turn it sends a protocol.TurnRequest as
-// a NATS request on the player's turn subject and waits for a protocol.TurnReply. The
-// referee alone decides whether a reply came in time, with its Clock: the deadline is the
-// per-move limit plus the transport margin of the Config, counted from just before the
-// request is sent. A player never gets a second chance; the first fault ends the game:
+// Referee.Play runs one Match to its end. For every turn it publishes a
+// protocol.TurnRequest on the player's turn subject, with a reply subject of its own, and
+// waits for a protocol.TurnReply there. The referee alone decides whether a reply came in
+// time, with its Clock. A player never gets a second chance; the first fault ends the
+// game:
 //
-//	no_responders   nobody listens on the player's turn subject
-//	time_forfeit    no reply by the deadline, or a reply that arrived after it
-//	protocol_error  a reply that is not a valid TurnReply, or one for another game or ply
+//	no_responders   nobody listens on the player's turn subject, and the player never
+//	                showed up: it has not said hello to this referee nor moved in this game
+//	disconnected    nobody listens any more on the turn subject of a player that had said
+//	                hello or had moved in this game; or no reply came by the deadline and
+//	                a probe (below) finds that nobody listens any more
+//	time_forfeit    no reply by the deadline (and the player is still subscribed), or a
+//	                reply that arrived after it
+//	protocol_error  a reply that is not a valid TurnReply (garbage, oversize, unknown fields)
 //	resigned        the reply was "resign"
 //	illegal_move    the reply names no move of the game, or a move that is not legal now
+//	absent          (tournaments) the player was not present when its game was due
+//
+// A reply that is a valid TurnReply but names another game id or ply is stale: it is
+// logged at debug level and ignored, never applied, and the referee keeps waiting for the
+// right reply until the deadline. Every request has its own reply subject, so a late reply
+// to an earlier turn finds nobody waiting and is dropped.
+//
+// When the deadline passes without a reply, the referee probes the player's turn subject
+// with an empty message (players must ignore it) and a reply subject: if the server
+// answers that nobody is subscribed, the player's process went away while thinking and the
+// reason is disconnected; otherwise it is time_forfeit. A player whose connection is cut
+// without the server noticing (a network partition rather than a dead process) stays
+// subscribed until the server's own ping timeout and so loses on time.
 //
 // A faulting seat gets the return -1 and every other seat +1. A game that reaches
 // Match.MaxPlies is a draw with the reason max_plies. Otherwise the game's own returns
@@ -25,29 +43,82 @@
 // move is applied when all have replied. Such a ply appears once in the move lists of the
 // wire (TurnRequest.Moves, GameNotice.Moves) as the seats' moves joined by a comma in seat
 // order ("C,D"), once in the move events (with seat 0, since events carry no negative
-// seat), and once per seat in Result.Moves. When several seats fault in the same simultaneous turn, all of them
-// get the return -1; Result.Forfeit and Result.Reason name the first of them.
+// seat), and once per seat in Result.Moves. When several seats fault in the same
+// simultaneous turn, all of them get the return -1; Result.Forfeit and Result.Reason name
+// the first of them.
+//
+// # Time
+//
+// Under a per-move time control (TimeControl.PerMove) each turn has PerMove plus the
+// transport margin of the Config, counted from just before the request is sent; the
+// request's clock says PerMove as both the time for the move and the time remaining.
+//
+// Under a game clock (TimeControl.Base) each seat starts with Base. A turn request tells
+// the seat its whole remaining time as the time for this move and as the remaining time,
+// and the increment; the deadline is the remaining time plus the margin. The time charged
+// to the seat is the time from just before the request was sent to the arrival of its
+// reply, so the referee's own work (judging, applying the move, encoding the next request)
+// is never charged to anyone; it is measured instead, as MoveRecord.Overhead. After the
+// move the elapsed time is taken off the seat's clock, which stops at zero when the reply
+// used part of the margin, then the increment is added, and, with MovesPerPeriod, Base
+// again after every MovesPerPeriod moves of that seat. A reply later than the remaining
+// time plus the margin loses on time. MoveRecord.Clock and Result.Clocks keep the clocks.
+//
+// # Openings
+//
+// Match.Opening moves are played, each checked, from the initial position before the first
+// turn request; an opening that is not legal makes the Match invalid (ErrInvalidMatch), it
+// is no player's fault. They use no clock time. They are part of the game's move list
+// everywhere the wire carries one (TurnRequest.Moves, the game_end notice) and are
+// published as move events, but they are not the players' moves: Result.Opening holds them
+// and Result.Moves only the players' moves, whose plies count on from the opening's.
+// Result.StartPosition is the initial position, before the opening.
+//
+// # Notices, events, aborted and void games
 //
 // Play publishes, for every player, a game_start notice before the first turn and a
 // game_end notice after the last one on protocol.GameSubject, and for spectators a start
 // event (its Seat is the seat to move, 0 when all move at once), one move event per ply (its
 // Ply is the ply of the move, its Position the one after it) and an end event on
 // protocol.EventSubject. The end event's Seat is the forfeiting seat when its Reason is a
-// forfeit (time_forfeit, illegal_move, protocol_error, resigned, no_responders), and 0
-// otherwise.
+// forfeit, and 0 otherwise.
+//
 // A game whose context is cancelled is aborted: Play returns the partial Result with the
 // reason aborted and an error wrapping the context's, publishes an end event with that
 // reason for spectators, and sends no game_end notice, since the game has no result.
+//
+// A game during which the referee's own NATS connection dropped is void and replayed from
+// its start: the players' faults during an outage are not theirs, and a reply held up by
+// the outage would have cost its player the game. Play notices the drop by the
+// connection's reconnect count, which must not change during the game, and by its status
+// when the game ends, which must be connected; it then returns the partial Result with the
+// reason aborted and an error wrapping ErrVoided, publishes an aborted end event and no
+// game_end notice. A turn waiting for its reply looks at the connection every 100ms of
+// wall time, so a void game ends soon after the outage rather than at its deadline.
+// RunTournament plays such a game again once the connection is back and, for up to
+// Tournament.Settle, once the players' turn subscriptions are back too.
 //
 // # Lobby
 //
 // Referee.StartLobby answers the players' Hello messages with a Welcome and remembers who
 // is present; Referee.WaitFor waits until the named players have said hello.
+// Referee.Connected reports whether a player said hello within the last
+// PresenceHeartbeats heartbeat intervals, and Referee.Players lists everyone who ever did
+// with that flag.
 //
 // # Tournaments
 //
 // RoundRobin builds a schedule in which every pair of players meets once with each colour
-// per round, and Referee.RunTournament plays a schedule game after game.
+// per round; Gauntlet one in which seeds play everyone else once with each colour per
+// round. AssignOpenings gives the two games of each encounter one opening.
+// Referee.RunTournament plays a schedule, up to Tournament.Concurrency games at once, and
+// reports each result to its caller one at a time. With Tournament.Wait it first waits for
+// a game's players to be present (said hello within PresenceHeartbeats heartbeats, and
+// subscribed to their turn subjects: a player reconnecting between games is waited for); a player still absent then loses the game with the
+// reason absent and no move played (when every player of the game is absent, every seat
+// gets -1, so the game is recorded as a draw), and the tournament goes on.
+// Tournament.Skip leaves out games already played (resume), and Tournament.Drain stops a
+// tournament gently: no new game starts and the running ones are played to their end.
 //
 // # Time in tests
 //

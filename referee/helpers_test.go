@@ -69,6 +69,9 @@ type answer func(req protocol.TurnRequest) []byte
 func (e *env) player(name string, a answer) {
 	e.t.Helper()
 	_, err := e.testNC.Subscribe(protocol.TurnSubject(name), func(msg *nats.Msg) {
+		if len(msg.Data) == 0 {
+			return // the referee's probe after a timeout: players ignore it
+		}
 		req, err := protocol.DecodeTurnRequest(msg.Data)
 		if err != nil {
 			e.t.Errorf("player %s: invalid turn request: %v", name, err)
@@ -187,5 +190,41 @@ func recv[T any](t testing.TB, c <-chan T) T {
 		t.Fatal("nothing received")
 		var zero T
 		return zero
+	}
+}
+
+// asyncPlayer is player with every answer computed on its own goroutine, so that a player
+// that holds one reply back still receives its other games' requests.
+func (e *env) asyncPlayer(name string, a answer) *nats.Subscription {
+	e.t.Helper()
+	sub, err := e.testNC.Subscribe(protocol.TurnSubject(name), func(msg *nats.Msg) {
+		if len(msg.Data) == 0 {
+			return
+		}
+		req, err := protocol.DecodeTurnRequest(msg.Data)
+		if err != nil {
+			e.t.Errorf("player %s: invalid turn request: %v", name, err)
+			return
+		}
+		go func() {
+			if out := a(req); out != nil {
+				_ = msg.Respond(out)
+			}
+		}()
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.testNC.Flush(); err != nil {
+		e.t.Fatal(err)
+	}
+	return sub
+}
+
+// hello says hello for name in the referee's lobby and waits for the welcome.
+func (e *env) hello(name string) {
+	e.t.Helper()
+	if _, err := e.testNC.Request(protocol.SubjectHello, hello(name), wait); err != nil {
+		e.t.Fatal(err)
 	}
 }

@@ -25,14 +25,23 @@ type PlayerInfo struct {
 	Version  string
 	Games    []string // the games it plays; empty means any
 	LastSeen time.Time
+	// Connected reports whether the player was seen within the last PresenceHeartbeats
+	// heartbeat intervals when Players was called.
+	Connected bool
 }
+
+// PresenceHeartbeats is how many heartbeat intervals may pass without a hello before the
+// lobby no longer counts a player as connected: a player that misses one heartbeat is
+// slow, one that misses three is gone.
+const PresenceHeartbeats = 3
 
 // lobby is the presence part of a Referee.
 type lobby struct {
-	mu      sync.Mutex
-	running bool
-	players map[string]PlayerInfo
-	changed chan struct{} // closed and replaced whenever a hello is recorded
+	mu        sync.Mutex
+	running   bool
+	heartbeat time.Duration // of the running lobby, or of the last one
+	players   map[string]PlayerInfo
+	changed   chan struct{} // closed and replaced whenever a hello is recorded
 }
 
 func (l *lobby) init() {
@@ -55,6 +64,7 @@ func (r *Referee) StartLobby(ctx context.Context, heartbeat time.Duration) error
 		return errors.New("referee: lobby already running")
 	}
 	r.lobby.running = true
+	r.lobby.heartbeat = heartbeat
 	r.lobby.mu.Unlock()
 	stopped := func() {
 		r.lobby.mu.Lock()
@@ -120,13 +130,16 @@ func (r *Referee) hello(msg *nats.Msg, welcome []byte) {
 	}
 }
 
-// Players returns the players that have said hello, sorted by name.
+// Players returns the players that have said hello since the referee started, sorted by
+// name, each with whether it is connected now (see Connected).
 func (r *Referee) Players() []PlayerInfo {
+	now := r.clock.Now()
 	r.lobby.mu.Lock()
 	defer r.lobby.mu.Unlock()
 	out := make([]PlayerInfo, 0, len(r.lobby.players))
 	for _, p := range r.lobby.players {
 		p.Games = slices.Clone(p.Games)
+		p.Connected = r.lobby.present(p, now)
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b PlayerInfo) int { return strings.Compare(a.Name, b.Name) })
@@ -184,4 +197,75 @@ func (r *Referee) missing(names []string) ([]string, <-chan struct{}) {
 		}
 	}
 	return out, r.lobby.changed
+}
+
+// Connected reports whether the named player is present: it has said hello within the last
+// PresenceHeartbeats heartbeat intervals of the lobby, on the referee's clock. It is false
+// for a player never seen, and for every player when no lobby has been started.
+func (r *Referee) Connected(name string) bool {
+	now := r.clock.Now()
+	r.lobby.mu.Lock()
+	defer r.lobby.mu.Unlock()
+	p, ok := r.lobby.players[name]
+	return ok && r.lobby.present(p, now)
+}
+
+// present reports whether p counts as connected at now. The lobby's lock must be held.
+func (l *lobby) present(p PlayerInfo, now time.Time) bool {
+	return l.heartbeat > 0 && now.Sub(p.LastSeen) <= PresenceHeartbeats*l.heartbeat
+}
+
+// saidHello reports whether the named player has said hello since the referee started.
+func (r *Referee) saidHello(name string) bool {
+	r.lobby.mu.Lock()
+	defer r.lobby.mu.Unlock()
+	_, ok := r.lobby.players[name]
+	return ok
+}
+
+// waitPresent waits up to timeout on the referee's clock until every named player is
+// Connected. It returns the names still absent then (nil when all are present), or early
+// with stopped set when stop is closed, or ctx's error.
+func (r *Referee) waitPresent(ctx context.Context, names []string, timeout time.Duration, stop <-chan struct{}) (absent []string, stopped bool, err error) {
+	expired, cancel := startTimer(r.clock, timeout)
+	defer cancel()
+	for {
+		absent, changed := r.absent(names)
+		if len(absent) == 0 {
+			return nil, false, nil
+		}
+		select {
+		case <-changed:
+		case <-expired:
+			absent, _ = r.absent(names)
+			return absent, false, nil
+		case <-stop:
+			return absent, true, nil
+		case <-ctx.Done():
+			return absent, false, ctx.Err()
+		}
+	}
+}
+
+// absent lists the names that are not Connected, in the order given and once each, and
+// returns the channel that is closed at the next hello.
+func (r *Referee) absent(names []string) ([]string, <-chan struct{}) {
+	now := r.clock.Now()
+	r.lobby.mu.Lock()
+	defer r.lobby.mu.Unlock()
+	var out []string
+	for _, n := range names {
+		p, ok := r.lobby.players[n]
+		if (!ok || !r.lobby.present(p, now)) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, r.lobby.changed
+}
+
+// lobbyRunning reports whether StartLobby's lobby is listening.
+func (r *Referee) lobbyRunning() bool {
+	r.lobby.mu.Lock()
+	defer r.lobby.mu.Unlock()
+	return r.lobby.running
 }

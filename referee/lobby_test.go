@@ -65,7 +65,7 @@ func TestLobby(t *testing.T) {
 		if err != nil || w.Referee != "ref-1" || w.HeartbeatMS != 2000 {
 			t.Errorf("welcome %+v, %v", w, err)
 		}
-		want := []PlayerInfo{{Name: "alice", Agent: "random", Version: "0.1", Games: []string{testgame.CountName}, LastSeen: testStart}}
+		want := []PlayerInfo{{Name: "alice", Agent: "random", Version: "0.1", Games: []string{testgame.CountName}, LastSeen: testStart, Connected: true}}
 		if got := e.ref.Players(); !reflect.DeepEqual(got, want) {
 			t.Errorf("players %+v, want %+v", got, want)
 		}

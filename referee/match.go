@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +58,12 @@ type Referee struct {
 	log    zerolog.Logger
 	id     string
 
-	lobby lobby
+	lobby   lobby
+	replies replies
+
+	// timeoutHook, when set (by benchmarks), learns how long after a turn's deadline the
+	// referee decided that no reply had come.
+	timeoutHook func(late time.Duration)
 }
 
 // New returns a Referee for cfg.
@@ -111,7 +117,7 @@ type Match struct {
 	Game     game.Game // the game, options applied
 	Players  []string  // player names by seat, each a protocol.ValidName
 	TC       TimeControl
-	MaxPlies int // a game still running after this many plies is a draw; 0 means no limit
+	MaxPlies int // a game still running after this many plies (opening included) is a draw; 0 means no limit
 	Round    int // the tournament round, for the record; 0 outside tournaments
 	// Opening are moves, in the game's notation, played from the initial position before
 	// the first turn request. They are not the players' moves: they use no clock time and
@@ -121,11 +127,21 @@ type Match struct {
 
 // MoveRecord is one move as it was played.
 type MoveRecord struct {
-	Ply     int    // the ply it was played at, from 0
-	Seat    int    // the seat that played it
-	Move    string // in the game's notation, as the game itself writes it
+	Ply  int    // the ply it was played at, from 0 at the initial position (openings count)
+	Seat int    // the seat that played it
+	Move string // in the game's notation, as the game itself writes it
+	// Elapsed is the time charged to the seat: from just before the request was sent
+	// until the reply arrived.
 	Elapsed time.Duration
-	Info    *protocol.SearchInfo // what the player said about its search, if anything
+	// Clock is what was left on the seat's game clock after the move, increment and any
+	// new period included; 0 under a per-move time control.
+	Clock time.Duration
+	// Overhead is the referee's own time between this reply's arrival and the next turn
+	// request it sent (judging, applying, encoding): charged to nobody, measured to keep
+	// it in sight. It is 0 when no request followed; in a simultaneous turn only the
+	// record of the reply that arrived last carries it.
+	Overhead time.Duration
+	Info     *protocol.SearchInfo // what the player said about its search, if anything
 }
 
 // Result is how a game went and ended.
@@ -143,10 +159,18 @@ type Result struct {
 	Reason string // a protocol.Reason code
 	Detail string // for a forfeit, what happened, in plain words
 	// Forfeit is the seat that forfeited or resigned, or -1.
-	Forfeit        int
-	StartPosition  string
-	FinalPosition  string
-	Moves          []MoveRecord
+	Forfeit int
+	// StartPosition is the game's initial position, before any opening move.
+	StartPosition string
+	FinalPosition string
+	// Opening are the moves of Match.Opening as the game writes them. They were played
+	// before the first turn request and are not in Moves, whose plies follow them.
+	Opening []string
+	// Moves are the players' moves.
+	Moves []MoveRecord
+	// Clocks are the time left on each seat's game clock at the end, by seat; nil under
+	// a per-move time control.
+	Clocks         []time.Duration
 	Started, Ended time.Time
 }
 
@@ -171,8 +195,8 @@ func checkMatch(m Match) error {
 			return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
 		}
 	}
-	if m.TC.PerMove < time.Millisecond {
-		return fmt.Errorf("%w: time per move %v must be at least 1ms", ErrInvalidMatch, m.TC.PerMove)
+	if err := checkTimeControl(m.TC); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
 	}
 	if m.MaxPlies < 0 {
 		return fmt.Errorf("%w: negative ply limit %d", ErrInvalidMatch, m.MaxPlies)
@@ -180,25 +204,119 @@ func checkMatch(m Match) error {
 	if m.Round < 0 {
 		return fmt.Errorf("%w: negative round %d", ErrInvalidMatch, m.Round)
 	}
+	if len(m.Opening) > 0 {
+		if _, err := playOpening(m.Game.NewState(), len(seats), m.Opening); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
+		}
+	}
 	return nil
+}
+
+// checkTimeControl returns an error when tc is neither a usable per-move limit nor a usable
+// game clock.
+func checkTimeControl(tc TimeControl) error {
+	if tc.PerMove < 0 || tc.Base < 0 || tc.Increment < 0 || tc.MovesPerPeriod < 0 {
+		return fmt.Errorf("time control %+v has a negative field", tc)
+	}
+	if tc.IsClock() {
+		if tc.Base < time.Millisecond {
+			return fmt.Errorf("clock base time %v must be at least 1ms", tc.Base)
+		}
+		if tc.PerMove != 0 {
+			return fmt.Errorf("time control has both a time per move (%v) and a clock (%v): choose one", tc.PerMove, tc)
+		}
+		return nil
+	}
+	if tc.PerMove < time.Millisecond {
+		return fmt.Errorf("time per move %v must be at least 1ms", tc.PerMove)
+	}
+	if tc.Increment != 0 || tc.MovesPerPeriod != 0 {
+		return fmt.Errorf("an increment or moves per period need a clock base time")
+	}
+	return nil
+}
+
+// playOpening plays the opening's moves on st and returns them as the game writes them.
+// Each move must be legal where it is played; in a simultaneous turn the move is the
+// seats' moves joined by commas, in seat order.
+func playOpening(st game.State, nseats int, opening []string) ([]string, error) {
+	texts := make([]string, 0, len(opening))
+	for i, text := range opening {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("opening move %d %q: %s", i+1, clip(text, 64), fmt.Sprintf(format, args...))
+		}
+		if st.IsTerminal() {
+			return nil, bad("the game is already over")
+		}
+		switch to := st.ToMove(); {
+		case to == game.Simultaneous:
+			parts := strings.Split(text, ",")
+			if len(parts) != nseats {
+				return nil, bad("a simultaneous turn needs %d moves joined by commas", nseats)
+			}
+			joint := make([]game.Move, nseats)
+			for seat, p := range parts {
+				m, err := parseMove(st, strings.TrimSpace(p))
+				if err != nil || !game.IsLegal(st, game.Seat(seat), m) {
+					return nil, bad("%q is not a legal move of seat %d", clip(p, 64), seat)
+				}
+				joint[seat], parts[seat] = m, st.MoveString(m)
+			}
+			if err := st.PlayJoint(joint); err != nil {
+				return nil, bad("%v", err)
+			}
+			texts = append(texts, strings.Join(parts, ","))
+		case to >= 0:
+			m, err := parseMove(st, strings.TrimSpace(text))
+			if err != nil || !game.IsLegal(st, to, m) {
+				return nil, bad("not a legal move of seat %d", to)
+			}
+			canon := st.MoveString(m)
+			if err := st.Play(m); err != nil {
+				return nil, bad("%v", err)
+			}
+			texts = append(texts, canon)
+		default:
+			return nil, bad("the game reports %v to move", to)
+		}
+	}
+	return texts, nil
 }
 
 // Play runs m to its end and returns the result. A player's fault ends the game with a
 // forfeit and is part of the Result, not an error. Play returns an error for a Match it
-// cannot run (wrapping ErrInvalidMatch), when ctx ends (wrapping ctx's error; the game is
-// then aborted and the partial Result is returned with it), and when the referee cannot go
-// on, such as when its NATS connection is closed or the game breaks its own contract.
+// cannot run (wrapping ErrInvalidMatch, an illegal opening included), when ctx ends
+// (wrapping ctx's error; the game is then aborted and the partial Result is returned with
+// it), when the referee's own NATS connection dropped during the game (wrapping ErrVoided,
+// with the partial Result: the game must be played again from its start), and when the
+// referee cannot go on, such as when its connection is closed or the game breaks its own
+// contract.
 func (r *Referee) Play(ctx context.Context, m Match) (Result, error) {
 	if err := checkMatch(m); err != nil {
 		return Result{}, err
 	}
+	return r.newRun(m).play(ctx)
+}
+
+// newRun prepares a game of m.
+func (r *Referee) newRun(m Match) *run {
+	n := len(m.Game.Seats())
 	g := &run{
-		r:     r,
-		m:     m,
-		seats: m.Game.Seats(),
-		limit: m.TC.PerMove + r.margin,
-		hist:  []string{},
-		log:   r.log.With().Str("game_id", m.GameID).Logger(),
+		r:          r,
+		m:          m,
+		seats:      m.Game.Seats(),
+		hist:       []string{},
+		moved:      make([]bool, n),
+		lastRecord: -1,
+		reconnects: r.nc.Stats().Reconnects,
+		log:        r.log.With().Str("game_id", m.GameID).Logger(),
+	}
+	if m.TC.IsClock() {
+		g.clock = make([]time.Duration, n)
+		g.movesBy = make([]int, n)
+		for i := range g.clock {
+			g.clock[i] = m.TC.Base
+		}
 	}
 	g.res = Result{
 		GameID:  m.GameID,
@@ -206,7 +324,7 @@ func (r *Referee) Play(ctx context.Context, m Match) (Result, error) {
 		Players: append([]string(nil), m.Players...),
 		Forfeit: -1,
 	}
-	return g.play(ctx)
+	return g
 }
 
 // run is the state of one game being played.
@@ -214,12 +332,25 @@ type run struct {
 	r     *Referee
 	m     Match
 	seats []string
-	limit time.Duration // PerMove plus the margin
 	st    game.State
 	hist  []string // one text per ply, as sent in TurnRequest.Moves
 	buf   []game.Move
 	res   Result
 	log   zerolog.Logger
+
+	clock   []time.Duration // time left by seat on a game clock; nil under a per-move limit
+	movesBy []int           // moves made by seat, for periods
+
+	// moved records the seats that have answered a turn in this game: a seat that did and
+	// then has nobody listening has disconnected.
+	moved []bool
+
+	// lastArrival is when the reply that completed the latest turn arrived, and
+	// lastRecord the index in res.Moves of the record that carries the overhead after it.
+	lastArrival time.Time
+	lastRecord  int
+
+	reconnects uint64 // the referee connection's reconnect count when the game started
 }
 
 // outcome is the judgement of one seat's reply: a move, or a fault when reason is set.
@@ -228,6 +359,7 @@ type outcome struct {
 	move    game.Move
 	text    string
 	elapsed time.Duration
+	at      time.Time // the reply's arrival
 	info    *protocol.SearchInfo
 	reason  string
 	detail  string
@@ -250,6 +382,9 @@ func (g *run) play(ctx context.Context) (Result, error) {
 		start.Seat = int(to)
 	}
 	g.publish(protocol.EventSubject(g.m.GameID), start)
+	if err := g.opening(); err != nil {
+		return g.abort(err)
+	}
 
 	for {
 		if err := ctx.Err(); err != nil {
@@ -284,6 +419,60 @@ func (g *run) play(ctx context.Context) (Result, error) {
 	}
 }
 
+// opening plays the match's opening moves, publishing each as a move event. checkMatch
+// has already played them once on a fresh state, so an error here means a game whose
+// states do not replay alike.
+func (g *run) opening() error {
+	for _, text := range g.m.Opening {
+		seat := max(int(g.st.ToMove()), 0) // 0 for a joint move, as for the players'
+		canon, err := playOpening(g.st, len(g.seats), []string{text})
+		if err != nil {
+			return fmt.Errorf("game %s: %w", g.res.Game, err)
+		}
+		g.res.Opening = append(g.res.Opening, canon[0])
+		g.hist = append(g.hist, canon[0])
+		g.moveEvent(g.st.Ply()-1, seat, canon[0])
+	}
+	return nil
+}
+
+// budget is the time the seat has for its next move, not counting the margin.
+func (g *run) budget(seat int) time.Duration {
+	if g.clock != nil {
+		return g.clock[seat]
+	}
+	return g.m.TC.PerMove
+}
+
+// limit is the seat's deadline for its next move, counted from just before the request.
+func (g *run) limit(seat int) time.Duration { return g.budget(seat) + g.r.margin }
+
+// charge takes a move's elapsed time off the seat's game clock and adds what the time
+// control gives after a move. A reply that used part of the margin leaves the clock at
+// zero, not below: the margin is the transport's, and a clock at zero still gets the
+// increment.
+func (g *run) charge(seat int, elapsed time.Duration) time.Duration {
+	if g.clock == nil {
+		return 0
+	}
+	left := max(g.clock[seat]-elapsed, 0) + g.m.TC.Increment
+	g.movesBy[seat]++
+	if n := g.m.TC.MovesPerPeriod; n > 0 && g.movesBy[seat]%n == 0 {
+		left += g.m.TC.Base
+	}
+	g.clock[seat] = left
+	return left
+}
+
+// sent notes that the turn request after the latest reply went out at t, which closes the
+// referee's overhead of that reply.
+func (g *run) sent(t time.Time) {
+	if g.lastRecord >= 0 {
+		g.res.Moves[g.lastRecord].Overhead = t.Sub(g.lastArrival)
+		g.lastRecord = -1
+	}
+}
+
 // turn asks the seat to move and plays its move.
 func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	g.buf = g.st.LegalMoves(seat, g.buf[:0])
@@ -296,11 +485,12 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 		return nil, err
 	}
 	player := g.m.Players[seat]
-	ex := g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit)
+	ply := g.st.Ply()
+	ex := g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
 	if ex.err != nil {
 		return nil, ex.err
 	}
-	ply := g.st.Ply()
+	g.sent(ex.sent)
 	out := g.judge(int(seat), ply, legal, ex)
 	if out.reason != "" {
 		return []outcome{out}, nil
@@ -312,6 +502,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	}
 	g.hist = append(g.hist, out.text)
 	g.record(ply, out)
+	g.lastArrival, g.lastRecord = out.at, len(g.res.Moves)-1
 	g.moveEvent(ply, int(seat), out.text)
 	return nil, nil
 }
@@ -338,16 +529,22 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	exs := make([]exchange, n)
 	var wg sync.WaitGroup
 	for seat := range n {
+		limit := g.limit(seat)
 		wg.Go(func() {
-			exs[seat] = g.r.exchange(ctx, protocol.TurnSubject(g.m.Players[seat]), reqs[seat], g.limit)
+			exs[seat] = g.r.exchange(ctx, protocol.TurnSubject(g.m.Players[seat]), reqs[seat], limit, g.m.GameID, ply, g.reconnects)
 		})
 	}
 	wg.Wait()
+	first := time.Time{}
 	for _, ex := range exs {
 		if ex.err != nil {
 			return nil, ex.err
 		}
+		if first.IsZero() || ex.sent.Before(first) {
+			first = ex.sent
+		}
 	}
+	g.sent(first)
 	outs := make([]outcome, n)
 	var faults []outcome
 	for seat := range n {
@@ -369,9 +566,14 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	}
 	text := strings.Join(texts, ",")
 	g.hist = append(g.hist, text)
-	for _, o := range outs {
+	last := 0
+	for seat, o := range outs {
 		g.record(ply, o)
+		if o.at.After(outs[last].at) {
+			last = seat
+		}
 	}
+	g.lastArrival, g.lastRecord = outs[last].at, len(g.res.Moves)-n+last
 	g.moveEvent(ply, 0, text)
 	return nil, nil
 }
@@ -382,7 +584,7 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 	for i, m := range legal {
 		texts[i] = g.st.MoveString(m)
 	}
-	ms := g.m.TC.PerMove.Milliseconds()
+	ms := g.budget(int(seat)).Milliseconds()
 	req := protocol.TurnRequest{
 		V: protocol.Version, Type: protocol.TypeTurn,
 		GameID: g.m.GameID, Game: g.res.Game,
@@ -390,6 +592,9 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 		Ply: g.st.Ply(), Position: g.st.String(),
 		Legal: texts, Moves: g.hist,
 		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms},
+	}
+	if g.clock != nil {
+		req.Clock.IncrementMS = g.m.TC.Increment.Milliseconds()
 	}
 	if o, ok := g.st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))
@@ -403,34 +608,47 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 	return protocol.Encode(req), nil
 }
 
+// timeText describes the seat's allowance for a Detail: "100ms+50ms" under a per-move
+// limit, "the 1.5s left on its clock+50ms" on a game clock.
+func (g *run) timeText(seat int) string {
+	if g.clock != nil {
+		return fmt.Sprintf("the %v left on its clock+%v", g.clock[seat], g.r.margin)
+	}
+	return fmt.Sprintf("%v+%v", g.m.TC.PerMove, g.r.margin)
+}
+
 // judge decides what a seat's reply to the turn at ply amounts to. It never trusts the
-// reply: the order of the checks is the order of the faults' precedence.
+// reply: the order of the checks is the order of the faults' precedence. Replies for
+// another game or ply never get here: the exchange ignores them as stale.
 func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 	who := g.m.Players[seat]
-	out := outcome{seat: seat, elapsed: ex.elapsed}
+	out := outcome{seat: seat, elapsed: ex.elapsed, at: ex.at}
 	fault := func(reason, format string, args ...any) outcome {
 		out.reason = reason
 		out.detail = who + ": " + fmt.Sprintf(format, args...)
 		return out
 	}
+	stale := ""
+	if ex.stale > 0 {
+		stale = fmt.Sprintf(" (%d stale replies ignored)", ex.stale)
+	}
 	switch {
+	case ex.noResponders && g.moved[seat]:
+		return fault(protocol.ReasonDisconnected, "nobody listens on %s any more: it left in the middle of the game", protocol.TurnSubject(who))
+	case ex.noResponders && g.r.saidHello(who):
+		return fault(protocol.ReasonDisconnected, "nobody listens on %s any more: it had said hello, and has gone", protocol.TurnSubject(who))
 	case ex.noResponders:
 		return fault(protocol.ReasonNoResponders, "nobody listens on %s", protocol.TurnSubject(who))
+	case ex.timedOut && ex.gone:
+		return fault(protocol.ReasonDisconnected, "no reply within %s, and nobody listens on %s any more: it went away while thinking", g.timeText(seat), protocol.TurnSubject(who))
 	case ex.timedOut:
-		return fault(protocol.ReasonTimeForfeit, "no reply within %v+%v", g.m.TC.PerMove, g.r.margin)
-	case ex.elapsed > g.limit:
-		return fault(protocol.ReasonTimeForfeit, "reply after %v, later than %v+%v", ex.elapsed, g.m.TC.PerMove, g.r.margin)
+		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
+	case ex.elapsed > g.limit(seat):
+		return fault(protocol.ReasonTimeForfeit, "reply after %v, later than %s", ex.elapsed, g.timeText(seat))
+	case ex.bad != nil:
+		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
 	}
-	rep, err := protocol.DecodeTurnReply(ex.reply)
-	if err != nil {
-		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(err.Error(), 200))
-	}
-	if rep.GameID != g.m.GameID {
-		return fault(protocol.ReasonProtocol, "reply is for game %q, not %q", clip(rep.GameID, 64), g.m.GameID)
-	}
-	if rep.Ply != ply {
-		return fault(protocol.ReasonProtocol, "reply is for ply %d, not %d", rep.Ply, ply)
-	}
+	rep := ex.rep
 	if rep.Move == protocol.Resign {
 		out.reason = protocol.ReasonResigned
 		out.detail = who + " resigned"
@@ -468,7 +686,9 @@ func parseMove(st game.State, text string) (m game.Move, err error) {
 }
 
 func (g *run) record(ply int, o outcome) {
-	g.res.Moves = append(g.res.Moves, MoveRecord{Ply: ply, Seat: o.seat, Move: o.text, Elapsed: o.elapsed, Info: o.info})
+	g.moved[o.seat] = true
+	left := g.charge(o.seat, o.elapsed)
+	g.res.Moves = append(g.res.Moves, MoveRecord{Ply: ply, Seat: o.seat, Move: o.text, Elapsed: o.elapsed, Clock: left, Info: o.info})
 	g.log.Debug().Int("ply", ply).Int("seat", o.seat).Str("move", o.text).Dur("elapsed", o.elapsed).Msg("move")
 }
 
@@ -515,11 +735,15 @@ func (g *run) forfeit(faults []outcome) (Result, error) {
 }
 
 func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result, error) {
+	if g.outage() {
+		return g.void()
+	}
 	g.res.Returns = rets
 	g.res.Scores = Scores(rets)
 	g.res.Result = ResultString(g.res.Scores)
 	g.res.Reason, g.res.Detail, g.res.Forfeit = reason, detail, forfeit
 	g.res.FinalPosition = g.st.String()
+	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	for seat, p := range g.m.Players {
 		g.publish(protocol.GameSubject(p), protocol.GameNotice{
@@ -537,11 +761,45 @@ func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result
 	return g.res, nil
 }
 
+// outage reports whether the referee's own connection dropped since the game started:
+// it reconnected since, or it is not connected now.
+func (g *run) outage() bool {
+	return g.r.nc.Stats().Reconnects != g.reconnects || !connected(g.r.nc)
+}
+
+// connected reports whether nc can carry messages now. A connection that is draining
+// still does.
+func connected(nc *nats.Conn) bool {
+	switch nc.Status() {
+	case nats.CONNECTED, nats.DRAINING_SUBS, nats.DRAINING_PUBS:
+		return true
+	}
+	return false
+}
+
+// void ends a game that cannot count because the referee's connection dropped during it.
+func (g *run) void() (Result, error) {
+	cause := fmt.Errorf("game %s: %w", g.m.GameID, ErrVoided)
+	g.res.Returns, g.res.Scores, g.res.Result, g.res.Forfeit = nil, nil, "", -1
+	g.res.Reason = protocol.ReasonAborted
+	g.res.Detail = "void: the referee's connection to NATS dropped during the game"
+	g.res.FinalPosition = g.st.String()
+	g.res.Clocks = slices.Clone(g.clock)
+	g.res.Ended = g.r.clock.Now()
+	g.endEvent()
+	g.log.Warn().Msg("game void: the referee's connection dropped during it; it must be replayed")
+	return g.res, fmt.Errorf("referee: %w", cause)
+}
+
 // abort ends a game that has no result.
 func (g *run) abort(cause error) (Result, error) {
+	if !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) && g.outage() {
+		return g.void()
+	}
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = cause.Error()
 	g.res.FinalPosition = g.st.String()
+	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
 	g.log.Warn().Err(cause).Msg("game aborted")
@@ -557,53 +815,17 @@ func (g *run) endEvent() {
 	ev.Result, ev.Reason, ev.Detail, ev.Returns = g.res.Result, g.res.Reason, g.res.Detail, g.res.Returns
 	g.publish(protocol.EventSubject(g.m.GameID), ev)
 	// Flush so that whoever reads the result can count on the notices being on their way.
-	if err := g.r.nc.Flush(); err != nil {
+	// Without a connection there is nothing to wait for: the messages stay buffered.
+	if !connected(g.r.nc) {
+		return
+	}
+	if err := g.r.nc.FlushTimeout(flushTimeout); err != nil {
 		g.log.Warn().Err(err).Msg("flush after game end failed")
 	}
 }
 
-// exchange is the raw outcome of one turn request: a reply with its elapsed time, one of
-// the two faults found before any reply, or an error of the referee's own.
-type exchange struct {
-	reply        []byte
-	elapsed      time.Duration
-	noResponders bool
-	timedOut     bool
-	err          error
-}
-
-// exchange sends a turn request and waits for the reply until limit has passed on the
-// referee's clock. It is safe for concurrent use.
-func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limit time.Duration) exchange {
-	reqCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	start := r.clock.Now()
-	// The timer fires just after the limit, so that a reply at the limit exactly is in
-	// time whichever of the two arrives first.
-	timer, stop := startTimer(r.clock, limit+time.Nanosecond)
-	defer stop()
-	go func() {
-		select {
-		case <-timer:
-			cancel()
-		case <-reqCtx.Done():
-		}
-	}()
-	msg, err := r.nc.RequestWithContext(reqCtx, subject, req)
-	elapsed := r.clock.Now().Sub(start)
-	switch {
-	case err == nil:
-		return exchange{reply: msg.Data, elapsed: elapsed}
-	case errors.Is(err, nats.ErrNoResponders):
-		return exchange{noResponders: true, elapsed: elapsed}
-	case ctx.Err() != nil:
-		return exchange{err: ctx.Err()}
-	case errors.Is(err, context.Canceled):
-		return exchange{timedOut: true, elapsed: elapsed}
-	default:
-		return exchange{err: fmt.Errorf("turn request on %s: %w", subject, err)}
-	}
-}
+// flushTimeout bounds the wait for the server to confirm the end-of-game messages.
+const flushTimeout = 5 * time.Second
 
 // Scores turns returns into tournament points: against each other seat, a seat earns 1 for
 // a higher return, 1/2 for an equal one and 0 for a lower one, and its score is the average

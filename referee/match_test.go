@@ -167,10 +167,6 @@ func TestPlayForfeits(t *testing.T) {
 			bad: func(req protocol.TurnRequest) []byte {
 				return append(reply(req, "1"), bytes.Repeat([]byte(" "), protocol.MaxMessageSize)...)
 			}},
-		{name: "wrong ply", seat: 1, reason: protocol.ReasonProtocol, detail: "bob: reply is for ply 2, not 1",
-			bad: func(req protocol.TurnRequest) []byte { req.Ply++; return reply(req, "1") }},
-		{name: "wrong game", seat: 1, reason: protocol.ReasonProtocol, detail: `bob: reply is for game "other", not "g1"`,
-			bad: func(req protocol.TurnRequest) []byte { req.GameID = "other"; return reply(req, "1") }},
 		{name: "unknown field", seat: 1, reason: protocol.ReasonProtocol, detail: `unknown field "extra"`, bad: withField},
 		{name: "wrong version", seat: 1, reason: protocol.ReasonProtocol, detail: "version 2",
 			bad: func(req protocol.TurnRequest) []byte {
@@ -257,13 +253,24 @@ func TestPlayReplyAtDeadlineIsInTime(t *testing.T) {
 	}
 }
 
-// TestJudge covers what an end-to-end test cannot pin down: a reply that arrives after the
-// deadline but before the referee's timer has cancelled the request.
-func TestJudge(t *testing.T) {
-	g := &run{
+// judgeRun is a game of testcount between alice and bob at count, for judge's tests.
+func judgeRun(t testing.TB, count int) *run {
+	return &run{
 		r: &Referee{margin: DefaultMargin}, m: countMatch(t, "g1", "alice", "bob"),
-		seats: []string{"first", "second"}, limit: limit, st: &testgame.CountState{},
+		seats: []string{"first", "second"}, st: &testgame.CountState{Count: count}, moved: make([]bool, 2),
 	}
+}
+
+// decoded is the exchange of a reply that arrived after elapsed.
+func decoded(data []byte, elapsed time.Duration) exchange {
+	rep, bad, _ := classify(data, "g1", 0)
+	return exchange{rep: rep, bad: bad, elapsed: elapsed}
+}
+
+// TestJudge covers what an end-to-end test cannot pin down, such as a reply that arrives
+// after the deadline but before the referee's timer has fired.
+func TestJudge(t *testing.T) {
+	g := judgeRun(t, 0)
 	legal := g.st.LegalMoves(0, nil)
 	req := protocol.TurnRequest{GameID: "g1"}
 	cases := []struct {
@@ -272,13 +279,17 @@ func TestJudge(t *testing.T) {
 		reason string
 		detail string
 	}{
-		{"late reply", exchange{reply: reply(req, "1"), elapsed: limit + time.Microsecond}, protocol.ReasonTimeForfeit,
+		{"late reply", decoded(reply(req, "1"), limit+time.Microsecond), protocol.ReasonTimeForfeit,
 			"alice: reply after 150.001ms, later than 100ms+50ms"},
-		{"reply at the limit", exchange{reply: reply(req, "2"), elapsed: limit}, "", ""},
+		{"late garbage is late", decoded([]byte("garbage"), limit+time.Microsecond), protocol.ReasonTimeForfeit, "later than"},
+		{"reply at the limit", decoded(reply(req, "2"), limit), "", ""},
 		{"timed out", exchange{timedOut: true, elapsed: limit}, protocol.ReasonTimeForfeit, "alice: no reply within 100ms+50ms"},
-		{"long unknown field", exchange{reply: []byte(`{"` + strings.Repeat("x", 1000) + `":1}`)}, protocol.ReasonProtocol, "..."},
-		{"long game id", exchange{reply: protocol.Encode(protocol.TurnReply{V: 1, Type: "move", GameID: strings.Repeat("y", 1000), Move: "1"})},
-			protocol.ReasonProtocol, strings.Repeat("y", 64) + `...", not "g1"`},
+		{"timed out after stale replies", exchange{timedOut: true, elapsed: limit, stale: 3}, protocol.ReasonTimeForfeit,
+			"no reply within 100ms+50ms (3 stale replies ignored)"},
+		{"gone while thinking", exchange{timedOut: true, gone: true, elapsed: limit}, protocol.ReasonDisconnected,
+			"alice: no reply within 100ms+50ms, and nobody listens on arena.v1.player.alice.turn any more"},
+		{"nobody listens", exchange{noResponders: true}, protocol.ReasonNoResponders, "alice: nobody listens on arena.v1.player.alice.turn"},
+		{"long unknown field", decoded([]byte(`{"`+strings.Repeat("x", 1000)+`":1}`), 0), protocol.ReasonProtocol, "..."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,22 +302,56 @@ func TestJudge(t *testing.T) {
 			}
 		})
 	}
+	t.Run("nobody listens after a move", func(t *testing.T) {
+		g := judgeRun(t, 0)
+		g.moved[0] = true
+		if out := g.judge(0, 0, legal, exchange{noResponders: true}); out.reason != protocol.ReasonDisconnected {
+			t.Errorf("reason %q, want disconnected", out.reason)
+		}
+	})
+}
+
+func TestClassify(t *testing.T) {
+	req := protocol.TurnRequest{GameID: "g1", Ply: 4}
+	cases := []struct {
+		name       string
+		data       []byte
+		bad, stale bool
+	}{
+		{"right", reply(req, "1"), false, false},
+		{"other ply", reply(protocol.TurnRequest{GameID: "g1", Ply: 3}, "1"), false, true},
+		{"other game", reply(protocol.TurnRequest{GameID: strings.Repeat("y", 64), Ply: 4}, "1"), false, true},
+		{"garbage", []byte("{"), true, false},
+		{"empty", nil, true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, bad, stale := classify(tc.data, "g1", 4)
+			if (bad != nil) != tc.bad || stale != tc.stale {
+				t.Errorf("bad %v, stale %v; want bad %v, stale %v", bad, stale, tc.bad, tc.stale)
+			}
+		})
+	}
 }
 
 // FuzzJudge feeds arbitrary replies to the referee's judgement: it must never panic, and
-// must either accept a legal move or name a fault.
+// must either accept a legal move, ignore a stale reply, or name a fault.
 func FuzzJudge(f *testing.F) {
 	req := protocol.TurnRequest{GameID: "g1"}
 	for _, seed := range [][]byte{reply(req, "1"), reply(req, "2"), reply(req, "7"), reply(req, "resign"), []byte("{}"), []byte("null"), nil} {
 		f.Add(seed)
 	}
-	g := &run{
-		r: &Referee{margin: DefaultMargin}, m: countMatch(f, "g1", "alice", "bob"),
-		seats: []string{"first", "second"}, limit: limit, st: &testgame.CountState{Count: 9},
-	}
+	g := judgeRun(f, 9)
 	legal := g.st.LegalMoves(0, nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out := g.judge(0, 0, legal, exchange{reply: data})
+		rep, bad, stale := classify(data, "g1", 0)
+		if stale {
+			if bad != nil || rep.GameID == "g1" && rep.Ply == 0 {
+				t.Fatalf("stale reply %+v, %v", rep, bad)
+			}
+			return
+		}
+		out := g.judge(0, 0, legal, exchange{rep: rep, bad: bad})
 		switch out.reason {
 		case "":
 			if out.text != "1" {
@@ -543,11 +588,9 @@ type panicky struct{ testgame.CountState }
 func (*panicky) ParseMove(string) (game.Move, error) { panic("boom") }
 
 func TestJudgeSurvivesPanickingParser(t *testing.T) {
-	g := &run{
-		r: &Referee{margin: DefaultMargin}, m: countMatch(t, "g1", "alice", "bob"),
-		seats: []string{"first", "second"}, limit: limit, st: &panicky{},
-	}
-	out := g.judge(0, 0, []game.Move{1, 2}, exchange{reply: reply(protocol.TurnRequest{GameID: "g1"}, "1")})
+	g := judgeRun(t, 0)
+	g.st = &panicky{}
+	out := g.judge(0, 0, []game.Move{1, 2}, decoded(reply(protocol.TurnRequest{GameID: "g1"}, "1"), 0))
 	if out.reason != protocol.ReasonIllegalMove {
 		t.Errorf("reason %q, want illegal_move", out.reason)
 	}

@@ -1,13 +1,12 @@
 package referee
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 
-	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -238,60 +237,105 @@ func (o *orderer) next(left []pair, prev int, prevKey [5]int) int {
 	return best
 }
 
-// Tournament is a schedule of games to play with one game and time control.
-type Tournament struct {
-	ID       string // a protocol.ValidName; game ids are ID-Index
-	Game     game.Game
-	Schedule []Pairing
-	TC       TimeControl
-	MaxPlies int // see Match.MaxPlies
-}
-
-// ErrInvalidTournament is wrapped by the errors RunTournament returns for a Tournament it
-// cannot run.
-var ErrInvalidTournament = errors.New("referee: invalid tournament")
-
-// RunTournament plays t's schedule in order, one game at a time, with the game id
-// fmt.Sprintf("%s-%d", t.ID, p.Index), and calls onResult (when not nil) after each game.
-// Forfeits are results like any other and do not stop the tournament. It stops and returns
-// a wrapped error when onResult returns one, when a game cannot be played, or when ctx ends.
-func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func(ctx context.Context, p Pairing, res Result) error) error {
-	if err := protocol.CheckName("tournament id", t.ID); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidTournament, err)
+// Gauntlet schedules rounds in which every seed plays every other player once with each
+// colour, for two-seat games; seeds do not play each other. Each round has
+// 2*len(seeds)*len(others) games, and the two games of an encounter, colours swapped,
+// follow each other (so AssignOpenings can give them one opening). Within a round the
+// others take their turns in the order given, meeting every seed in the order given.
+func Gauntlet(seeds, others []string, rounds int) ([]Pairing, error) {
+	if len(seeds) == 0 {
+		return nil, fmt.Errorf("referee: a gauntlet needs at least 1 seed")
 	}
-	if t.Game == nil {
-		return fmt.Errorf("%w: no game", ErrInvalidTournament)
+	if len(others) == 0 {
+		return nil, fmt.Errorf("referee: a gauntlet needs at least 1 player besides the seeds")
 	}
-	// Check every game before playing the first, so a bad schedule fails at once
-	// rather than halfway through.
-	matches := make([]Match, len(t.Schedule))
-	indices := make(map[int]bool, len(t.Schedule))
-	for i, p := range t.Schedule {
-		if p.Index < 1 || indices[p.Index] {
-			return fmt.Errorf("%w: pairing %d has index %d, want a unique positive index", ErrInvalidTournament, i+1, p.Index)
-		}
-		indices[p.Index] = true
-		matches[i] = Match{
-			GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
-			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round,
-		}
-		if err := checkMatch(matches[i]); err != nil {
-			return fmt.Errorf("%w: game %d: %w", ErrInvalidTournament, p.Index, err)
+	if rounds < 1 {
+		return nil, fmt.Errorf("referee: a gauntlet needs at least 1 round, got %d", rounds)
+	}
+	seen := make(map[string]string, len(seeds)+len(others))
+	for _, list := range []struct {
+		what  string
+		names []string
+	}{{"seed", seeds}, {"player", others}} {
+		for _, p := range list.names {
+			if err := protocol.CheckName("player name", p); err != nil {
+				return nil, fmt.Errorf("referee: gauntlet: %w", err)
+			}
+			if was, ok := seen[p]; ok {
+				if was == list.what {
+					return nil, fmt.Errorf("referee: gauntlet: %s %q listed twice", list.what, p)
+				}
+				return nil, fmt.Errorf("referee: gauntlet: %q is both a seed and a player", p)
+			}
+			seen[p] = list.what
 		}
 	}
-	log := r.log.With().Str("tournament", t.ID).Logger()
-	log.Info().Int("games", len(matches)).Str("game", t.Game.Name()).Msg("tournament start")
-	for i, m := range matches {
-		res, err := r.Play(ctx, m)
-		if err != nil {
-			return fmt.Errorf("referee: tournament %s: %w", t.ID, err)
-		}
-		if onResult != nil {
-			if err := onResult(ctx, t.Schedule[i], res); err != nil {
-				return fmt.Errorf("referee: tournament %s: game %s: result: %w", t.ID, m.GameID, err)
+	out := make([]Pairing, 0, rounds*2*len(seeds)*len(others))
+	for round := 1; round <= rounds; round++ {
+		for _, o := range others {
+			for _, s := range seeds {
+				out = append(out,
+					Pairing{Index: len(out) + 1, Round: round, Players: []string{s, o}},
+					Pairing{Index: len(out) + 2, Round: round, Players: []string{o, s}})
 			}
 		}
 	}
-	log.Info().Msg("tournament end")
-	return nil
+	return out, nil
+}
+
+// AssignOpenings returns a copy of schedule in which every encounter plays one opening of
+// openings: the two games in which the same two players meet in the same round with their
+// seats swapped share it, so that neither is favoured by the opening. (When two players
+// meet several times in a round, the k-th game with one seating goes with the k-th with
+// the other.) Encounters take openings in the order they first appear in the schedule:
+// from the first opening on when random is false, or in an order shuffled with seed
+// otherwise (a Fisher-Yates shuffle driven by a PCG generator, so a seed always gives the
+// same order). When there are more encounters than openings the order starts again.
+// OpeningIndex is the opening's 1-based position in openings. With no openings the
+// pairings are returned without any.
+func AssignOpenings(schedule []Pairing, openings [][]string, random bool, seed int64) []Pairing {
+	out := make([]Pairing, len(schedule))
+	copy(out, schedule)
+	if len(openings) == 0 {
+		return out
+	}
+	order := make([]int, len(openings))
+	for i := range order {
+		order[i] = i
+	}
+	if random {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x6172656e61)) // "arena"
+		for i := len(order) - 1; i > 0; i-- {
+			j := rng.IntN(i + 1)
+			order[i], order[j] = order[j], order[i]
+		}
+	}
+	type seating struct {
+		round   int
+		players string
+	}
+	type encounter struct {
+		round   int
+		players string // sorted, so both seatings give the same
+		k       int
+	}
+	times := map[seating]int{}     // games so far with this exact seating in the round
+	numbers := map[encounter]int{} // the encounter's number, in order of appearance
+	for i, p := range out {
+		seated := strings.Join(p.Players, "\x00")
+		sorted := slices.Clone(p.Players)
+		slices.Sort(sorted)
+		key := seating{p.Round, seated}
+		e := encounter{p.Round, strings.Join(sorted, "\x00"), times[key]}
+		times[key]++
+		n, ok := numbers[e]
+		if !ok {
+			n = len(numbers)
+			numbers[e] = n
+		}
+		o := order[n%len(order)]
+		out[i].Opening = slices.Clone(openings[o])
+		out[i].OpeningIndex = o + 1
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -243,4 +245,144 @@ func TestOrdererFallsBack(t *testing.T) {
 	if o.placed != 12 {
 		t.Errorf("orderer placed %d games, want 12", o.placed)
 	}
+}
+
+func TestGauntlet(t *testing.T) {
+	s, err := Gauntlet([]string{"s1", "s2"}, []string{"a", "b", "c"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 2*2*2*3 {
+		t.Fatalf("%d games, want 24", len(s))
+	}
+	seat := map[[3]string]int{} // round, seat 0, seat 1
+	for i, p := range s {
+		if p.Index != i+1 || p.Round != i/12+1 {
+			t.Errorf("pairing %d: %+v", i, p)
+		}
+		seat[[3]string{strconv.Itoa(p.Round), p.Players[0], p.Players[1]}]++
+		isSeed := func(n string) bool { return n == "s1" || n == "s2" }
+		if isSeed(p.Players[0]) == isSeed(p.Players[1]) {
+			t.Errorf("pairing %d: %v is not a seed against another player", i, p.Players)
+		}
+		// The two games of an encounter follow each other, colours swapped.
+		if i%2 == 1 && (s[i-1].Players[0] != p.Players[1] || s[i-1].Players[1] != p.Players[0]) {
+			t.Errorf("pairings %d and %d: %v then %v", i-1, i, s[i-1].Players, p.Players)
+		}
+	}
+	for k, n := range seat {
+		if n != 1 {
+			t.Errorf("%v played %d times", k, n)
+		}
+	}
+	if len(seat) != 24 {
+		t.Errorf("%d distinct games, want 24", len(seat))
+	}
+}
+
+func TestGauntletErrors(t *testing.T) {
+	cases := []struct {
+		name          string
+		seeds, others []string
+		rounds        int
+		want          string
+	}{
+		{"no seeds", nil, []string{"a"}, 1, "at least 1 seed"},
+		{"no others", []string{"s"}, nil, 1, "besides the seeds"},
+		{"no rounds", []string{"s"}, []string{"a"}, 0, "at least 1 round"},
+		{"seed twice", []string{"s", "s"}, []string{"a"}, 1, `seed "s" listed twice`},
+		{"player twice", []string{"s"}, []string{"a", "a"}, 1, `player "a" listed twice`},
+		{"overlap", []string{"s", "a"}, []string{"a"}, 1, `"a" is both a seed and a player`},
+		{"bad name", []string{"s"}, []string{"a.b"}, 1, `player name "a.b"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Gauntlet(tc.seeds, tc.others, tc.rounds)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestAssignOpenings(t *testing.T) {
+	openings := [][]string{{"1"}, {"2"}, {"1", "1"}}
+	rr, _ := RoundRobin([]string{"a", "b", "c"}, 2) // 6 encounters
+	g, _ := Gauntlet([]string{"s"}, []string{"a", "b"}, 1)
+	cases := []struct {
+		name     string
+		schedule []Pairing
+		random   bool
+		seed     int64
+		want     []int // OpeningIndex by game
+	}{
+		// Round robin: 1 a-b, 2 b-c, 3 c-a, 4 b-a, 5 c-b, 6 a-c in each round.
+		{"round robin in order", rr, false, 0, []int{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3}},
+		{"gauntlet in order", g, false, 0, []int{1, 1, 2, 2}},
+		{"no openings", g, false, 0, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ops := openings
+			if tc.want == nil {
+				ops = nil
+			}
+			out := AssignOpenings(tc.schedule, ops, tc.random, tc.seed)
+			var got []int
+			for i, p := range out {
+				if tc.want == nil {
+					if p.OpeningIndex != 0 || p.Opening != nil {
+						t.Errorf("game %d has opening %d", i, p.OpeningIndex)
+					}
+					continue
+				}
+				got = append(got, p.OpeningIndex)
+				if !reflect.DeepEqual(p.Opening, openings[p.OpeningIndex-1]) {
+					t.Errorf("game %d: opening %v for index %d", i, p.Opening, p.OpeningIndex)
+				}
+			}
+			if tc.want != nil && !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("openings %v, want %v", got, tc.want)
+			}
+			if tc.schedule[0].Opening != nil {
+				t.Error("the schedule given was changed")
+			}
+		})
+	}
+
+	t.Run("random", func(t *testing.T) {
+		many := make([][]string, 10)
+		for i := range many {
+			many[i] = []string{strconv.Itoa(i)}
+		}
+		sched, _ := RoundRobin([]string{"a", "b", "c", "d", "e"}, 1) // 10 encounters
+		a := AssignOpenings(sched, many, true, 42)
+		b := AssignOpenings(sched, many, true, 42)
+		c := AssignOpenings(sched, many, true, 43)
+		if !reflect.DeepEqual(a, b) {
+			t.Error("the same seed gave two orders")
+		}
+		if reflect.DeepEqual(a, c) {
+			t.Error("seeds 42 and 43 gave the same order")
+		}
+		used := map[int]int{}
+		byPair := map[string]int{}
+		for _, p := range a {
+			used[p.OpeningIndex]++
+			key := strings.Join(slices.Sorted(slices.Values(p.Players)), "-")
+			if o, ok := byPair[key]; ok && o != p.OpeningIndex {
+				t.Errorf("%s plays openings %d and %d", key, o, p.OpeningIndex)
+			}
+			byPair[key] = p.OpeningIndex
+		}
+		for i := 1; i <= 10; i++ {
+			if used[i] != 2 {
+				t.Errorf("opening %d used %d times, want 2 (each once per encounter)", i, used[i])
+			}
+		}
+		inOrder := AssignOpenings(sched, many, false, 42)
+		if reflect.DeepEqual(a, inOrder) {
+			t.Error("random order is the sequential order")
+		}
+	})
 }

@@ -1,0 +1,291 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/protocol"
+)
+
+// thinker is a fake player that takes think of the referee's time for every move, notes
+// the clocks it is sent, and plays "2" (testcount's last legal move until the end).
+func thinker(e *env, think time.Duration, mu *sync.Mutex, clocks *[]clk) answer {
+	return func(req protocol.TurnRequest) []byte {
+		mu.Lock()
+		*clocks = append(*clocks, clk{req.Clock.MoveMS, req.Clock.RemainingMS, req.Clock.IncrementMS})
+		mu.Unlock()
+		e.clock.Advance(think)
+		return lastLegal(req)
+	}
+}
+
+// clk is a protocol.Clock written short: move_ms, remaining_ms, increment_ms.
+type clk [3]int64
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+func TestPlayGameClock(t *testing.T) {
+	cases := []struct {
+		name         string
+		tc           TimeControl
+		think        [2]time.Duration
+		sent         [2][]clk           // what each seat is told before each of its moves
+		after        [2][]time.Duration // MoveRecord.Clock of each seat's moves
+		reason       string
+		detailSuffix string
+	}{
+		{
+			name: "increment", tc: TimeControl{Base: time.Second, Increment: 100 * time.Millisecond},
+			think: [2]time.Duration{ms(300), ms(50)},
+			sent: [2][]clk{
+				{{1000, 1000, 100}, {800, 800, 100}, {600, 600, 100}},
+				{{1000, 1000, 100}, {1050, 1050, 100}},
+			},
+			after:  [2][]time.Duration{{ms(800), ms(600), ms(400)}, {ms(1050), ms(1100)}},
+			reason: protocol.ReasonNormal,
+		},
+		{
+			name: "periods", tc: TimeControl{Base: time.Second, MovesPerPeriod: 2},
+			think: [2]time.Duration{ms(400), ms(100)},
+			sent: [2][]clk{
+				{{1000, 1000, 0}, {600, 600, 0}, {1200, 1200, 0}},
+				{{1000, 1000, 0}, {900, 900, 0}},
+			},
+			after:  [2][]time.Duration{{ms(600), ms(1200), ms(800)}, {ms(900), ms(1800)}},
+			reason: protocol.ReasonNormal,
+		},
+		{
+			// 520ms of a 500ms clock is inside the 50ms margin: the clock stops at zero,
+			// and the increment is all the next move has.
+			name: "margin used", tc: TimeControl{Base: ms(500), Increment: ms(20)},
+			think: [2]time.Duration{ms(520), ms(1)},
+			sent: [2][]clk{
+				{{500, 500, 20}, {20, 20, 20}},
+				{{500, 500, 20}},
+			},
+			after:        [2][]time.Duration{{ms(20)}, {ms(519)}},
+			reason:       protocol.ReasonTimeForfeit,
+			detailSuffix: "the 20ms left on its clock+50ms",
+		},
+		{
+			name: "flag falls", tc: TimeControl{Base: ms(500)},
+			think: [2]time.Duration{ms(300), ms(10)},
+			sent: [2][]clk{
+				{{500, 500, 0}, {200, 200, 0}},
+				{{500, 500, 0}},
+			},
+			after:        [2][]time.Duration{{ms(200)}, {ms(490)}},
+			reason:       protocol.ReasonTimeForfeit,
+			detailSuffix: "the 200ms left on its clock+50ms",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			var mu sync.Mutex
+			var clocks [2][]clk
+			e.player("alice", thinker(e, tc.think[0], &mu, &clocks[0]))
+			e.player("bob", thinker(e, tc.think[1], &mu, &clocks[1]))
+			m := countMatch(t, "g1", "alice", "bob")
+			m.TC = tc.tc
+			res, err := e.ref.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != tc.reason || !strings.HasSuffix(res.Detail, tc.detailSuffix) {
+				t.Errorf("reason %q detail %q, want %q ending in %q", res.Reason, res.Detail, tc.reason, tc.detailSuffix)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			var after [2][]time.Duration
+			for _, mr := range res.Moves {
+				after[mr.Seat] = append(after[mr.Seat], mr.Clock)
+				if mr.Elapsed != tc.think[mr.Seat] {
+					t.Errorf("ply %d charged %v, want %v", mr.Ply, mr.Elapsed, tc.think[mr.Seat])
+				}
+			}
+			for seat := range 2 {
+				if !reflect.DeepEqual(clocks[seat], tc.sent[seat]) {
+					t.Errorf("seat %d was sent %v, want %v", seat, clocks[seat], tc.sent[seat])
+				}
+				if !reflect.DeepEqual(after[seat], tc.after[seat]) {
+					t.Errorf("seat %d clock after its moves %v, want %v", seat, after[seat], tc.after[seat])
+				}
+			}
+			if tc.reason == protocol.ReasonNormal {
+				want := []time.Duration{tc.after[0][len(tc.after[0])-1], tc.after[1][len(tc.after[1])-1]}
+				if !reflect.DeepEqual(res.Clocks, want) {
+					t.Errorf("final clocks %v, want %v", res.Clocks, want)
+				}
+			}
+		})
+	}
+}
+
+// slowGame is testcount with a Play that takes the referee's fake time, as a heavy game's
+// rules would: the referee's own work.
+type slowGame struct {
+	game.Game
+	clock *FakeClock
+	cost  time.Duration
+}
+
+func (g slowGame) NewState() game.State { return &slowState{g.Game.NewState(), g} }
+
+type slowState struct {
+	game.State
+	g slowGame
+}
+
+func (s *slowState) Play(m game.Move) error {
+	s.g.clock.Advance(s.g.cost)
+	return s.State.Play(m)
+}
+
+func TestPlayOverheadIsNotCharged(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	var clocks [2][]clk
+	e.player("alice", thinker(e, ms(10), &mu, &clocks[0]))
+	e.player("bob", thinker(e, ms(10), &mu, &clocks[1]))
+	m := countMatch(t, "g1", "alice", "bob")
+	m.Game = slowGame{m.Game, e.clock, ms(5)}
+	m.TC = TimeControl{Base: time.Second}
+	res, err := e.ref.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reason != protocol.ReasonNormal || len(res.Moves) != 5 {
+		t.Fatalf("result %+v", res)
+	}
+	for i, mr := range res.Moves {
+		wantOverhead := ms(5)
+		if i == len(res.Moves)-1 {
+			wantOverhead = 0 // no request followed
+		}
+		if mr.Elapsed != ms(10) || mr.Overhead != wantOverhead {
+			t.Errorf("move %d: elapsed %v, overhead %v; want 10ms, %v", i, mr.Elapsed, mr.Overhead, wantOverhead)
+		}
+	}
+	if want := []time.Duration{ms(970), ms(980)}; !reflect.DeepEqual(res.Clocks, want) {
+		t.Errorf("clocks %v, want %v: the referee's 5ms a move must not be charged", res.Clocks, want)
+	}
+	// The game took 5 moves of 10ms and 5 plays of 5ms.
+	if got := res.Ended.Sub(res.Started); got != ms(75) {
+		t.Errorf("game took %v, want 75ms", got)
+	}
+}
+
+func TestPlayOpening(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	var asked []protocol.TurnRequest
+	note := func(req protocol.TurnRequest) []byte {
+		mu.Lock()
+		asked = append(asked, req)
+		mu.Unlock()
+		return lastLegal(req)
+	}
+	e.player("alice", note)
+	e.player("bob", note)
+	evSub := e.subscribe(protocol.EventSubject("g1"))
+	noticeSub := e.subscribe(protocol.GameSubject("bob"))
+	m := countMatch(t, "g1", "alice", "bob")
+	m.Opening = []string{"1", " 2 "}
+	res, err := e.ref.Play(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// From 3, both add 2: 5, 7, 9 and then 1 to reach 10, by bob.
+	if !reflect.DeepEqual(res.Opening, []string{"1", "2"}) || res.StartPosition != "0 0" || res.FinalPosition != "10 0" ||
+		res.Result != "0-1" || len(res.Moves) != 4 || res.Moves[0].Ply != 2 || res.Moves[0].Seat != 0 {
+		t.Errorf("result %+v", res)
+	}
+	mu.Lock()
+	first := asked[0]
+	mu.Unlock()
+	if first.Ply != 2 || first.Position != "3 0" || !reflect.DeepEqual(first.Moves, []string{"1", "2"}) {
+		t.Errorf("first request %+v", first)
+	}
+	evs := events(t, evSub)
+	if len(evs) != 1+2+4+1 || evs[1].Move != "1" || evs[1].Ply != 0 || evs[1].Seat != 0 || evs[1].Position != "1 1" ||
+		evs[2].Move != "2" || evs[2].Ply != 1 || evs[2].Seat != 1 || evs[2].Position != "3 0" {
+		t.Errorf("events %+v", evs)
+	}
+	if end := notices(t, noticeSub, 2)[1]; !reflect.DeepEqual(end.Moves, []string{"1", "2", "2", "2", "2", "1"}) {
+		t.Errorf("end notice moves %v", end.Moves)
+	}
+
+	t.Run("simultaneous", func(t *testing.T) {
+		e.player("even", func(req protocol.TurnRequest) []byte { return reply(req, "H") })
+		e.player("odd", func(req protocol.TurnRequest) []byte { return reply(req, "H") })
+		res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
+			Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}, Opening: []string{"T,H", "T, T"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Opening, []string{"T,H", "T,T"}) || res.FinalPosition != "TH,TT,HH" || len(res.Moves) != 2 {
+			t.Errorf("result %+v", res)
+		}
+	})
+}
+
+func TestPlayInvalidOpening(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name    string
+		opening []string
+		want    string
+	}{
+		{"illegal", []string{"1", "7"}, `opening move 2 "7": not a legal move of seat 1`},
+		{"not a move", []string{"x"}, `opening move 1 "x"`},
+		{"past the end", []string{"2", "2", "2", "2", "2", "1"}, "opening move 6 \"1\": the game is already over"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := countMatch(t, "g1", "alice", "bob")
+			m.Opening = tc.opening
+			_, err := e.ref.Play(context.Background(), m)
+			if !errors.Is(err, ErrInvalidMatch) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want ErrInvalidMatch containing %q", err, tc.want)
+			}
+		})
+	}
+	_, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
+		Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}, Opening: []string{"H"}})
+	if !errors.Is(err, ErrInvalidMatch) || !strings.Contains(err.Error(), "needs 2 moves") {
+		t.Errorf("one move for a joint turn: error %v", err)
+	}
+}
+
+func TestPlayInvalidTimeControl(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name string
+		tc   TimeControl
+		want string
+	}{
+		{"tiny base", TimeControl{Base: time.Microsecond}, "at least 1ms"},
+		{"both", TimeControl{Base: time.Second, PerMove: time.Second}, "choose one"},
+		{"negative increment", TimeControl{Base: time.Second, Increment: -1}, "negative"},
+		{"increment per move", TimeControl{PerMove: time.Second, Increment: 1}, "need a clock"},
+		{"period per move", TimeControl{PerMove: time.Second, MovesPerPeriod: 40}, "need a clock"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := countMatch(t, "g1", "alice", "bob")
+			m.TC = tc.tc
+			_, err := e.ref.Play(context.Background(), m)
+			if !errors.Is(err, ErrInvalidMatch) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want ErrInvalidMatch containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,246 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arenaref/arena/protocol"
+)
+
+// replyQueue is how many replies to one turn request wait to be read. A player that sends
+// more at once than this loses the extra ones, and with them possibly its move.
+const replyQueue = 16
+
+// outagePoll is how often a turn waiting for its reply looks at the referee's connection.
+const outagePoll = 100 * time.Millisecond
+
+// errOutage is the error of a turn given up because the referee's connection dropped.
+var errOutage = errors.New("the referee's connection to NATS dropped")
+
+// probeTimeout bounds the round trip to the server when the referee checks whether a
+// player that did not answer is still subscribed.
+const probeTimeout = 2 * time.Second
+
+// replies routes the replies to turn requests to the exchanges waiting for them. Every
+// request gets its own reply subject, a token under one wildcard subscription of the
+// referee's, so a turn can receive several messages (a stale reply and then the right one)
+// and a reply to a turn that is over finds nobody waiting and is dropped.
+type replies struct {
+	mu      sync.Mutex
+	sub     *nats.Subscription
+	prefix  string // the inbox prefix, ending in '.'
+	seq     uint64
+	waiting map[string]chan arrival
+}
+
+// arrival is a message on a reply subject and the referee's time when it arrived.
+type arrival struct {
+	msg *nats.Msg
+	at  time.Time
+}
+
+// await returns a fresh reply subject and the channel its messages arrive on; release
+// stops the routing.
+func (r *Referee) await() (subject string, c <-chan arrival, release func(), err error) {
+	rp := &r.replies
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.sub == nil || !rp.sub.IsValid() {
+		prefix := r.nc.NewInbox() + "."
+		sub, err := r.nc.Subscribe(prefix+"*", r.deliver)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("subscribe to the reply inbox: %w", err)
+		}
+		rp.sub, rp.prefix = sub, prefix
+		if rp.waiting == nil {
+			rp.waiting = map[string]chan arrival{}
+		}
+	}
+	rp.seq++
+	token := strconv.FormatUint(rp.seq, 36)
+	ch := make(chan arrival, replyQueue)
+	rp.waiting[token] = ch
+	release = func() {
+		rp.mu.Lock()
+		delete(rp.waiting, token)
+		rp.mu.Unlock()
+	}
+	return rp.prefix + token, ch, release, nil
+}
+
+// deliver hands a message on the reply inbox to the exchange waiting for it. It runs on
+// the subscription's goroutine, so it only stamps and forwards.
+func (r *Referee) deliver(msg *nats.Msg) {
+	at := r.clock.Now()
+	token := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
+	r.replies.mu.Lock()
+	ch := r.replies.waiting[token]
+	r.replies.mu.Unlock()
+	if ch == nil {
+		r.log.Debug().Int("bytes", len(msg.Data)).Msg("reply to a turn that is over ignored")
+		return
+	}
+	select {
+	case ch <- arrival{msg: msg, at: at}:
+	default:
+		r.log.Debug().Int("bytes", len(msg.Data)).Msg("reply dropped: too many replies to one turn")
+	}
+}
+
+// isNoResponders reports whether msg is the server's notice that nobody was subscribed to
+// the subject of a request.
+func isNoResponders(msg *nats.Msg) bool {
+	return len(msg.Data) == 0 && msg.Header != nil && msg.Header.Get("Status") == "503"
+}
+
+// exchange is the raw outcome of one turn request: the reply (or why it could not be
+// decoded) with its timing, one of the faults found without a reply, or an error of the
+// referee's own.
+type exchange struct {
+	rep          protocol.TurnReply
+	bad          error     // the reply could not be decoded
+	sent         time.Time // just before the request was published
+	at           time.Time // when the reply arrived
+	elapsed      time.Duration
+	stale        int  // replies for another game or ply, ignored
+	noResponders bool // nobody was subscribed when the request was sent
+	timedOut     bool // no reply by the deadline
+	gone         bool // timed out, and nobody is subscribed any more
+	err          error
+}
+
+// exchange sends a turn request for the game and ply and waits for its reply until limit
+// has passed on the referee's clock. Replies that decode but name another game or ply are
+// stale: they are ignored, and the wait goes on. When no reply came in time, it checks
+// whether the player is still subscribed. It is safe for concurrent use.
+//
+// While it waits it also watches the referee's own connection, on the wall clock since an
+// outage is no game time: when the connection has dropped since the game started (its
+// reconnect count differs from reconnects, or it is not connected), it gives up the turn
+// with an error wrapping errOutage, so that a void game ends as soon as it is known to be.
+func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64) exchange {
+	inbox, replies, release, err := r.await()
+	if err != nil {
+		return exchange{err: err}
+	}
+	defer release()
+	ex := exchange{sent: r.clock.Now()}
+	// The timer fires just after the limit, so that a reply at the limit exactly is in
+	// time whichever of the two arrives first.
+	timer, stop := startTimer(r.clock, limit+time.Nanosecond)
+	defer stop()
+	if err := r.nc.PublishRequest(subject, inbox, req); err != nil {
+		return exchange{err: fmt.Errorf("turn request on %s: %w", subject, err)}
+	}
+	// take judges one message; it reports whether the exchange is over.
+	take := func(a arrival) bool {
+		ex.at, ex.elapsed = a.at, a.at.Sub(ex.sent)
+		if isNoResponders(a.msg) {
+			ex.noResponders = true
+			return true
+		}
+		rep, bad, stale := classify(a.msg.Data, gameID, ply)
+		if stale {
+			ex.stale++
+			r.log.Debug().Str("game_id", gameID).Int("ply", ply).Str("reply_game_id", clip(rep.GameID, 64)).
+				Int("reply_ply", rep.Ply).Str("subject", subject).Msg("stale reply ignored")
+			return false
+		}
+		ex.rep, ex.bad = rep, bad
+		return true
+	}
+	watch := time.NewTicker(outagePoll)
+	defer watch.Stop()
+	for {
+		select {
+		case a := <-replies:
+			if take(a) {
+				return ex
+			}
+		case <-watch.C:
+			if r.nc.Stats().Reconnects != reconnects || !connected(r.nc) {
+				return exchange{err: fmt.Errorf("turn request on %s: %w", subject, errOutage)}
+			}
+		case <-timer:
+			// A reply may have come just in time while the timer fired: look before
+			// declaring the turn lost.
+		late:
+			for {
+				select {
+				case a := <-replies:
+					if take(a) {
+						return ex
+					}
+				default:
+					break late
+				}
+			}
+			ex.timedOut = true
+			ex.at, ex.elapsed = time.Time{}, r.clock.Now().Sub(ex.sent)
+			gone, err := r.probe(subject)
+			if err != nil {
+				// The referee's own connection is in trouble; Play's outage check
+				// decides what that means for the game.
+				r.log.Warn().Err(err).Str("subject", subject).Msg("probe after a timeout failed")
+			}
+			ex.gone = gone
+			if r.timeoutHook != nil {
+				r.timeoutHook(r.clock.Now().Sub(ex.sent.Add(limit)))
+			}
+			return ex
+		case <-ctx.Done():
+			return exchange{err: ctx.Err()}
+		}
+	}
+}
+
+// probe reports whether nobody is subscribed to subject any more: it publishes an empty
+// request there and looks for the server's no-responders notice. A player must ignore the
+// empty message. The notice, if any, is on its reply subject by the time the flush that
+// follows returns, because the server answers in order and a channel subscription receives
+// on the connection's reading goroutine.
+func (r *Referee) probe(subject string) (gone bool, err error) {
+	inbox := r.nc.NewInbox()
+	ch := make(chan *nats.Msg, replyQueue)
+	sub, err := r.nc.ChanSubscribe(inbox, ch)
+	if err != nil {
+		return false, err
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := r.nc.PublishRequest(subject, inbox, nil); err != nil {
+		return false, err
+	}
+	if err := r.nc.FlushTimeout(probeTimeout); err != nil {
+		return false, err
+	}
+	for {
+		select {
+		case msg := <-ch:
+			if isNoResponders(msg) {
+				return true, nil
+			}
+		default:
+			return false, nil
+		}
+	}
+}
+
+// classify decodes a reply to the turn at ply of the game: a reply (bad is nil), a message
+// that is not a valid reply (bad says why), or a valid reply to another turn (stale).
+func classify(data []byte, gameID string, ply int) (rep protocol.TurnReply, bad error, stale bool) {
+	rep, err := protocol.DecodeTurnReply(data)
+	if err != nil {
+		return protocol.TurnReply{}, err, false
+	}
+	if rep.GameID != gameID || rep.Ply != ply {
+		return rep, nil, true
+	}
+	return rep, nil, false
+}

@@ -1,0 +1,349 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/protocol"
+)
+
+// collector records a tournament's results and checks that onResult is never called
+// concurrently.
+type collector struct {
+	t       testing.TB
+	mu      sync.Mutex
+	inside  atomic.Int32
+	results map[int]Result
+	order   []int
+}
+
+func newCollector(t testing.TB) *collector { return &collector{t: t, results: map[int]Result{}} }
+
+func (c *collector) onResult(_ context.Context, p Pairing, res Result) error {
+	if n := c.inside.Add(1); n != 1 {
+		c.t.Errorf("onResult called %d times at once", n)
+	}
+	defer c.inside.Add(-1)
+	time.Sleep(time.Millisecond) // give an overlap a chance to show
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.results[p.Index]; dup {
+		c.t.Errorf("game %d reported twice", p.Index)
+	}
+	if want := fmt.Sprintf("t1-%d", p.Index); res.GameID != want {
+		c.t.Errorf("pairing %d got the result of %s", p.Index, res.GameID)
+	}
+	c.results[p.Index] = res
+	c.order = append(c.order, p.Index)
+	return nil
+}
+
+func (c *collector) indices() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := slices.Clone(c.order)
+	slices.Sort(out)
+	return out
+}
+
+func TestRunTournamentConcurrent(t *testing.T) {
+	e := newEnv(t)
+	const conc = 8
+	// Nobody answers until conc games have asked for a move: the tournament finishes
+	// only if it plays that many at once.
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	gate := make(chan struct{})
+	instant := func(req protocol.TurnRequest) []byte {
+		mu.Lock()
+		if !seen[req.GameID] {
+			seen[req.GameID] = true
+			if len(seen) == conc {
+				close(gate)
+			}
+		}
+		mu.Unlock()
+		<-gate
+		return firstLegal(req)
+	}
+	names := []string{"alice", "bob", "carol", "dan"}
+	for _, n := range names {
+		e.asyncPlayer(n, instant)
+	}
+	sched, err := RoundRobin(names, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector(t)
+	err = e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: conc}, c.onResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.indices(); len(got) != len(sched) {
+		t.Fatalf("%d results, want %d", len(got), len(sched))
+	}
+	for i, res := range c.results {
+		// Ten moves of 1: the second seat makes the last.
+		if res.Reason != protocol.ReasonNormal || res.Result != "0-1" || len(res.Moves) != 10 ||
+			!slices.Equal(res.Players, sched[i-1].Players) {
+			t.Errorf("game %d: %+v", i, res)
+		}
+	}
+}
+
+func TestRunTournamentSkip(t *testing.T) {
+	e := newEnv(t)
+	e.player("alice", firstLegal)
+	e.player("bob", firstLegal)
+	e.player("carol", firstLegal)
+	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1)
+	c := newCollector(t)
+	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2,
+		Skip: func(i int) bool { return i%2 == 0 }}, c.onResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.indices(); !slices.Equal(got, []int{1, 3, 5}) {
+		t.Errorf("played %v, want 1 3 5", got)
+	}
+}
+
+func TestRunTournamentDrain(t *testing.T) {
+	e := newEnv(t)
+	drain := make(chan struct{})
+	release := make(chan struct{})
+	e.asyncPlayer("alice", firstLegal)
+	e.asyncPlayer("carol", firstLegal)
+	// bob holds game 2 back until the tournament is draining.
+	e.asyncPlayer("bob", func(req protocol.TurnRequest) []byte {
+		if req.GameID == "t1-2" {
+			<-release
+		}
+		return firstLegal(req)
+	})
+	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1) // 1: alice-bob, 2: bob-carol, ...
+	c := newCollector(t)
+	onResult := func(ctx context.Context, p Pairing, res Result) error {
+		if p.Index == 1 {
+			close(drain)
+			close(release)
+		}
+		return c.onResult(ctx, p, res)
+	}
+	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Drain: drain}, onResult)
+	if !errors.Is(err, ErrDrained) {
+		t.Errorf("error %v, want ErrDrained", err)
+	}
+	if got := c.indices(); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("recorded %v, want the two games that had started: 1 2", got)
+	}
+	if res := c.results[2]; res.Reason != protocol.ReasonNormal {
+		t.Errorf("game 2 ended %q: a draining tournament plays its games to their end", res.Reason)
+	}
+}
+
+func TestRunTournamentCancelledMidGame(t *testing.T) {
+	e := newEnv(t)
+	asked, never := silent()
+	e.asyncPlayer("alice", never)
+	e.asyncPlayer("bob", never)
+	sched, _ := RoundRobin([]string{"alice", "bob"}, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := newCollector(t)
+	done := make(chan error, 1)
+	go func() {
+		done <- e.ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+			Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2}, c.onResult)
+	}()
+	recv(t, asked)
+	recv(t, asked)
+	cancel()
+	if err := recv(t, done); !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+	if got := c.indices(); len(got) != 0 {
+		t.Errorf("aborted games %v were reported", got)
+	}
+}
+
+func TestRunTournamentAbsent(t *testing.T) {
+	e := newEnv(t)
+	// Waiting takes real time: a fake clock would have to be advanced past the other
+	// games' turn timers too.
+	ref, err := New(Config{Conn: e.refNC, ID: "ref-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := ref.StartLobby(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"alice", "bob"} {
+		e.player(n, firstLegal)
+		e.hello(n)
+	}
+	// carol and dan never say hello.
+	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1)
+	sched = append(sched, Pairing{Index: 7, Round: 1, Players: []string{"carol", "dan"}})
+	c := newCollector(t)
+	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Wait: 30 * time.Millisecond}, c.onResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.indices(); len(got) != 7 {
+		t.Fatalf("recorded %v, want all 7 games", got)
+	}
+	for i, res := range c.results {
+		carol := slices.Index(res.Players, "carol")
+		switch {
+		case i == 7:
+			if res.Reason != protocol.ReasonAbsent || res.Result != "1/2-1/2" || res.Forfeit != 0 || len(res.Moves) != 0 {
+				t.Errorf("both absent: %+v", res)
+			}
+		case carol >= 0:
+			if res.Reason != protocol.ReasonAbsent || res.Forfeit != carol || len(res.Moves) != 0 ||
+				res.Scores[carol] != 0 || res.Detail != "carol: not present after waiting 30ms" {
+				t.Errorf("game %d with absent carol: %+v", i, res)
+			}
+		default:
+			if res.Reason != protocol.ReasonNormal {
+				t.Errorf("game %d: %+v", i, res)
+			}
+		}
+	}
+
+	t.Run("wait needs a lobby", func(t *testing.T) {
+		err := e.ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+			Schedule: sched, TC: TimeControl{PerMove: perMove}, Wait: time.Second}, nil)
+		if !errors.Is(err, ErrInvalidTournament) {
+			t.Errorf("error %v, want ErrInvalidTournament", err)
+		}
+	})
+}
+
+// TestRunTournamentVoidsOutage restarts the NATS server while a game waits for a move: the
+// game is void, and the tournament plays it again once the referee has reconnected.
+func TestRunTournamentVoidsOutage(t *testing.T) {
+	srv, err := natsembed.Start(natsembed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, _ := strconv.Atoi(u.Port())
+	var restarted *natsembed.Server
+	t.Cleanup(func() {
+		if restarted != nil {
+			restarted.Shutdown()
+		}
+	})
+	connect := func() *nats.Conn {
+		nc, err := nats.Connect(srv.URL(), nats.MaxReconnects(-1), nats.ReconnectWait(10*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	clock := NewFakeClock(testStart)
+	e := &env{t: t, clock: clock, refNC: connect(), testNC: connect()}
+	e.ref, err = New(Config{Conn: e.refNC, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := make(chan struct{})
+	var once sync.Once
+	e.player("alice", firstLegal)
+	e.player("bob", func(req protocol.TurnRequest) []byte {
+		first := false
+		once.Do(func() { first = true })
+		if first {
+			close(cut) // the outage comes while bob thinks
+			return nil
+		}
+		return firstLegal(req)
+	})
+	sched, _ := RoundRobin([]string{"alice", "bob"}, 1)
+	c := newCollector(t)
+	done := make(chan error, 1)
+	go func() {
+		done <- e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+			Schedule: sched, TC: TimeControl{PerMove: perMove}}, c.onResult)
+	}()
+	recv(t, cut)
+	srv.Shutdown()
+	restarted, err = natsembed.Start(natsembed.Options{Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No clock is advanced: the waiting turn notices the outage by itself.
+	if err := recv(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.indices(); !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("recorded %v, want 1 2", got)
+	}
+	for i, res := range c.results {
+		if res.Reason != protocol.ReasonNormal || len(res.Moves) != 10 {
+			t.Errorf("game %d: %+v", i, res)
+		}
+	}
+}
+
+// TestRunTournamentWaitsForSubscription has a player that said hello but is between two
+// connections when its game is due: the game waits for its turn subscription.
+func TestRunTournamentWaitsForSubscription(t *testing.T) {
+	e := newEnv(t)
+	ref, err := New(Config{Conn: e.refNC, ID: "ref-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := ref.StartLobby(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	e.player("alice", firstLegal)
+	e.hello("alice")
+	e.hello("bob")   // bob subscribes only later
+	e.hello("carol") // carol never does
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		e.player("bob", firstLegal)
+	}()
+	sched := []Pairing{
+		{Index: 1, Round: 1, Players: []string{"alice", "bob"}},
+		{Index: 2, Round: 1, Players: []string{"carol", "alice"}},
+	}
+	c := newCollector(t)
+	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
+		Schedule: sched, TC: TimeControl{PerMove: perMove}, Wait: 300 * time.Millisecond}, c.onResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := c.results[1]; res.Reason != protocol.ReasonNormal {
+		t.Errorf("game 1: %+v", res)
+	}
+	if res := c.results[2]; res.Reason != protocol.ReasonAbsent || res.Forfeit != 0 {
+		t.Errorf("game 2: %+v", res)
+	}
+}

@@ -36,9 +36,9 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
 	}}
 }
 
-// parse parses args, turning -h into errHelp (after printing the help) and every other
-// problem, including stray positional arguments, into a usage error.
-func (fs *flagSet) parse(args []string) error {
+// parseWithArgs parses args that end in positional arguments: exactly n of them, or any
+// number when n < 0.
+func (fs *flagSet) parseWithArgs(args []string, n int) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.help()
@@ -46,11 +46,17 @@ func (fs *flagSet) parse(args []string) error {
 		}
 		return usageError{err.Error()}
 	}
-	if fs.NArg() > 0 {
+	switch {
+	case n == 0 && fs.NArg() > 0:
 		return usagef("unexpected argument %q", fs.Arg(0))
+	case n > 0 && fs.NArg() != n:
+		return usagef("want %d argument(s), got %d", n, fs.NArg())
 	}
 	return nil
 }
+
+// parse parses args that have no positional arguments.
+func (fs *flagSet) parse(args []string) error { return fs.parseWithArgs(args, 0) }
 
 // newLogger builds the logger for a command: JSON on stderr, or human-readable console
 // output when stderr is a terminal.

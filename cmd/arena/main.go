@@ -4,8 +4,11 @@
 // Usage:
 //
 //	arena tournament --game othello --players random,hp1,hp2 --rounds 2 --tc 100ms --db arena.db
+//	arena tournament --resume ID --db arena.db
+//	arena referee --nats URL --db FILE       (daemon; then arena submit/status/cancel/players)
 //	arena player --nats URL --name NAME --agent hp1
 //	arena server [--host 127.0.0.1] [--port 4222]
+//	arena openings --game othello --plies N
 //	arena perft --game othello --depth N [--count leaves|exact]
 //
 // Run "arena help" or "arena COMMAND -h" for the flags of each command.
@@ -38,8 +41,14 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"tournament", "run a tournament and print the standings", runTournament},
+		{"referee", "run the referee daemon: tournaments submitted over NATS, resumed after restarts", runReferee},
+		{"submit", "send a tournament file to a referee daemon", runSubmit},
+		{"status", "show a referee daemon's tournaments, or one with its standings", runStatus},
+		{"cancel", "cancel a tournament on a referee daemon", runCancel},
+		{"players", "list the players a referee daemon has heard from", runPlayers},
 		{"player", "run a built-in agent as a player process", runPlayer},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
+		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {
 			_, err := fmt.Fprintln(stdout, "arena", version)

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arenaref/arena/protocol"
+)
+
+// apiTimeout bounds every request to a referee daemon.
+const apiTimeout = 15 * time.Second
+
+// callReferee sends one API request to the referee daemon listening on url.
+func callReferee(ctx context.Context, url, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
+	nc, err := nats.Connect(url, nats.Name("arena-client"))
+	if err != nil {
+		return protocol.APIReply{}, fmt.Errorf("connect to %s: %w", url, err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+	defer cancel()
+	msg, err := nc.RequestWithContext(ctx, subject, protocol.Encode(req))
+	switch {
+	case errors.Is(err, nats.ErrNoResponders):
+		return protocol.APIReply{}, fmt.Errorf("no referee is running on %s (start one with: arena referee --nats %s --db FILE)", url, url)
+	case err != nil:
+		return protocol.APIReply{}, fmt.Errorf("ask the referee on %s: %w", url, err)
+	}
+	reply, err := protocol.DecodeAPIReply(msg.Data)
+	if err != nil {
+		return protocol.APIReply{}, fmt.Errorf("the referee's answer: %w", err)
+	}
+	if reply.Type == protocol.TypeAPIError {
+		return reply, fmt.Errorf("%s (%s)", reply.Message, reply.Error)
+	}
+	return reply, nil
+}
+
+// runSubmit is `arena submit FILE`: send a tournament file to a referee daemon.
+func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("submit", "[--nats URL] FILE", stderr)
+	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	if err := fs.parseWithArgs(args, 1); err != nil {
+		return err
+	}
+	path := fs.Arg(0)
+	s, text, openings, err := readSpecFile(path)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	reply, err := callReferee(ctx, *url, protocol.SubjectAPICreate, protocol.APIRequest{
+		V: protocol.Version, Type: protocol.TypeAPICreate, Config: text, Source: path, Openings: openings,
+	})
+	if err != nil {
+		return err
+	}
+	name := s.Name
+	if name != "" {
+		name = " (" + name + ")"
+	}
+	fmt.Fprintf(stdout, "tournament %d%s created: %d games\n", reply.Tournament, name, reply.Games)
+	return nil
+}
+
+// runStatus is `arena status [ID]`: the referee's tournaments, or one with its standings.
+func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("status", "[--nats URL] [--json] [ID]", stderr)
+	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	if err := fs.parseWithArgs(args, -1); err != nil {
+		return err
+	}
+	var id int64
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		var err error
+		if id, err = strconv.ParseInt(fs.Arg(0), 10, 64); err != nil || id < 1 {
+			return usagef("%q is not a tournament id", fs.Arg(0))
+		}
+	default:
+		return usagef("at most one tournament id")
+	}
+	reply, err := callReferee(ctx, *url, protocol.SubjectAPIStatus, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIStatus, Tournament: id})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, reply.Tournaments)
+	}
+	if len(reply.Tournaments) == 0 {
+		fmt.Fprintln(stdout, "no tournaments")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED")
+	for _, t := range reply.Tournaments {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\n", t.ID, t.Name, t.Game, t.Format, t.Status, t.Played, t.Total, t.Created)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if id != 0 && len(reply.Tournaments[0].Rows) > 0 {
+		fmt.Fprintln(stdout)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\tElo\t")
+		for _, r := range reply.Tournaments[0].Rows {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t\n", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct, r.Elo)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		return writeTerminations(stdout, reply.Tournaments[0].Rows)
+	}
+	return nil
+}
+
+// runCancel is `arena cancel ID`.
+func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("cancel", "[--nats URL] ID", stderr)
+	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	if err := fs.parseWithArgs(args, 1); err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
+	if err != nil || id < 1 {
+		return usagef("%q is not a tournament id", fs.Arg(0))
+	}
+	if _, err := callReferee(ctx, *url, protocol.SubjectAPICancel, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPICancel, Tournament: id}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "tournament %d cancelled\n", id)
+	return nil
+}
+
+// runPlayers is `arena players`: the players the referee has heard from.
+func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("players", "[--nats URL] [--json]", stderr)
+	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	reply, err := callReferee(ctx, *url, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, reply.Players)
+	}
+	if len(reply.Players) == 0 {
+		fmt.Fprintln(stdout, "no players have said hello")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tAGENT\tVERSION\tGAMES\tCONNECTED\tLAST SEEN")
+	for _, p := range reply.Players {
+		games := "any"
+		if len(p.Games) > 0 {
+			games = fmt.Sprint(p.Games)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", p.Name, p.Agent, p.Version, games, p.Connected, p.LastSeen)
+	}
+	return tw.Flush()
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,369 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/ratings"
+	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/sqlite"
+)
+
+// director creates and plays tournaments: it stores a checked spec with its schedule,
+// plays the games still missing through the referee, and records every result with its Elo
+// changes as the game ends. The tournament command and the referee daemon share it.
+type director struct {
+	db   *sqlite.DB
+	ref  *referee.Referee
+	pool *builtinPool
+	log  zerolog.Logger
+
+	// eloMu guards elo, the current rating of every player by game, which several
+	// tournaments of one daemon update in turn. It mirrors the store: loaded from it, and
+	// changed only after a game and its rating changes are committed.
+	eloMu sync.Mutex
+	elo   map[string]map[string]float64
+}
+
+func newDirector(db *sqlite.DB, ref *referee.Referee, url string, log zerolog.Logger) *director {
+	return &director{db: db, ref: ref, pool: newBuiltinPool(url, log), log: log, elo: map[string]map[string]float64{}}
+}
+
+// create checks s and stores it with its schedule; it returns the tournament id and the
+// number of games scheduled.
+func (d *director) create(ctx context.Context, s spec, openingsText string, external bool) (int64, int, error) {
+	if s.Seed == 0 {
+		s.Seed = time.Now().UnixNano() & math.MaxInt32
+	}
+	p, err := s.compile(openingsText, external)
+	if err != nil {
+		return 0, 0, err
+	}
+	rec, err := p.record()
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, n := range s.Players {
+		agent := ""
+		if players.IsAgent(n) {
+			agent = n
+		}
+		if err := d.db.EnsurePlayer(ctx, store.Player{Name: n, Agent: agent}); err != nil {
+			return 0, 0, err
+		}
+	}
+	id, err := d.db.CreateTournament(ctx, rec)
+	if err != nil {
+		return 0, 0, err
+	}
+	return id, len(p.schedule), nil
+}
+
+// progressFunc hears about each recorded game: how many of the tournament's games are
+// recorded now, out of how many.
+type progressFunc func(done, total int, res referee.Result)
+
+// run plays the games of tournament id that are not recorded yet. drain, when closed, stops
+// new games from starting while the running ones finish and are recorded. run leaves the
+// tournament's status to the caller, which knows why it stopped.
+func (d *director) run(ctx context.Context, id int64, drain <-chan struct{}, progress progressFunc) error {
+	t, err := d.db.Tournament(ctx, id)
+	if err != nil {
+		return err
+	}
+	s, err := specOf(t)
+	if err != nil {
+		return err
+	}
+	g, err := game.Lookup(s.Game)
+	if err != nil {
+		return fmt.Errorf("tournament %d: %w", id, err)
+	}
+	tc, err := referee.ParseTimeControl(s.TimeControl)
+	if err != nil {
+		return fmt.Errorf("tournament %d: %w", id, err)
+	}
+	pending, err := d.db.Pending(ctx, id)
+	if err != nil {
+		return err
+	}
+	todo := map[int]bool{}
+	for _, sg := range pending {
+		todo[sg.Index] = true
+	}
+	schedule := make([]referee.Pairing, len(t.Schedule))
+	for i, sg := range t.Schedule {
+		schedule[i] = referee.Pairing{Index: sg.Index, Round: sg.Round, Players: sg.Players, Opening: sg.Opening, OpeningIndex: sg.OpeningIndex}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	if err := d.db.SetTournamentStatus(ctx, id, store.StatusRunning); err != nil {
+		return err
+	}
+
+	var builtins []string
+	for _, n := range s.Players {
+		if players.IsAgent(n) {
+			builtins = append(builtins, n)
+		}
+	}
+	release, err := d.pool.acquire(builtins, s.Seed)
+	if err != nil {
+		return err
+	}
+	defer release()
+	// Built-in players start within milliseconds; external ones are waited for game by game.
+	if err := d.ref.WaitFor(ctx, builtins, 10*time.Second); err != nil {
+		return fmt.Errorf("built-in players did not start: %w", err)
+	}
+	for _, info := range d.ref.Players() {
+		if slices.Contains(s.Players, info.Name) {
+			if err := d.db.EnsurePlayer(ctx, store.Player{Name: info.Name, Agent: info.Agent, Version: info.Version}); err != nil {
+				return err
+			}
+		}
+	}
+
+	done := len(t.Schedule) - len(todo)
+	elo := ratings.Elo{K: s.EloK, Initial: ratings.DefaultInitial}
+	onResult := func(ctx context.Context, p referee.Pairing, res referee.Result) error {
+		if err := d.record(ctx, id, g.Name(), elo, p, res); err != nil {
+			return err
+		}
+		done++
+		if progress != nil {
+			progress(done, len(t.Schedule), res)
+		}
+		return nil
+	}
+	return d.ref.RunTournament(ctx, referee.Tournament{
+		ID: "t" + strconv.FormatInt(id, 10), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
+		Concurrency: s.Concurrency, Wait: time.Duration(s.Wait), Drain: drain,
+		Skip: func(index int) bool { return !todo[index] },
+	}, onResult)
+}
+
+// record commits one game with its Elo changes, then updates the ratings in memory.
+func (d *director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result) error {
+	d.eloMu.Lock()
+	defer d.eloMu.Unlock()
+	current, err := d.ratingsOf(ctx, gameName)
+	if err != nil {
+		return err
+	}
+	rec := gameRecord(tid, p, res)
+	if len(res.Players) == 2 {
+		a, b := res.Players[0], res.Players[1]
+		ra, rb := elo.Rating(current, a), elo.Rating(current, b)
+		na, nb := elo.Update(ra, rb, res.Scores[0])
+		rec.Ratings = []store.RatingChange{{Player: a, Before: ra, After: na}, {Player: b, Before: rb, After: nb}}
+	}
+	// A game that has ended is recorded even when the tournament is being stopped.
+	if _, err := d.db.RecordGame(context.WithoutCancel(ctx), rec); err != nil {
+		return fmt.Errorf("record game %s: %w", res.GameID, err)
+	}
+	for _, rc := range rec.Ratings {
+		current[rc.Player] = rc.After
+	}
+	return nil
+}
+
+// ratingsOf returns the current ratings for a game, loading them on first use; eloMu held.
+func (d *director) ratingsOf(ctx context.Context, gameName string) (map[string]float64, error) {
+	if r, ok := d.elo[gameName]; ok {
+		return r, nil
+	}
+	r, err := d.db.CurrentRatings(ctx, gameName)
+	if err != nil {
+		return nil, err
+	}
+	d.elo[gameName] = r
+	return r, nil
+}
+
+// standings computes a tournament's standings from its recorded games, with each player's
+// current Elo and how its games ended.
+func (d *director) standings(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
+	t, err := d.db.Tournament(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	games, err := d.db.Games(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ends, err := d.db.ReasonCounts(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	current, err := d.db.CurrentRatings(ctx, t.Game)
+	if err != nil {
+		return nil, err
+	}
+	elo := ratings.DefaultElo()
+	results := make([]ratings.Result, len(games))
+	for i, g := range games {
+		results[i] = ratings.Result{Players: g.Players, Scores: g.Scores}
+	}
+	elos := map[string]float64{}
+	for _, n := range t.Players {
+		elos[n] = elo.Rating(current, n)
+	}
+	var rows []protocol.StandingsRow
+	for _, r := range ratings.Standings(t.Players, results, elos) {
+		rows = append(rows, protocol.StandingsRow{
+			Rank: r.Rank, Player: r.Player, Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
+			Score: r.Score, Pct: r.ScorePct, Elo: r.Elo, Ends: ends[r.Player],
+		})
+	}
+	return rows, nil
+}
+
+func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
+	moves := make([]store.Move, len(res.Moves))
+	for i, m := range res.Moves {
+		moves[i] = store.Move{Ply: m.Ply, Seat: m.Seat, Move: m.Move, Elapsed: m.Elapsed}
+		if m.Info != nil {
+			moves[i].Depth, moves[i].Nodes, moves[i].Score, moves[i].PV = m.Info.Depth, m.Info.Nodes, m.Info.Score, m.Info.PV
+		}
+	}
+	return store.Game{
+		TournamentID: tid, Index: p.Index, Round: p.Round, Game: res.Game, Players: res.Players,
+		Result: res.Result, Reason: res.Reason, Detail: res.Detail, Scores: res.Scores, Returns: res.Returns,
+		StartPosition: res.StartPosition, FinalPosition: res.FinalPosition, Opening: p.Opening,
+		Started: res.Started, Ended: res.Ended, Moves: moves,
+	}
+}
+
+// builtinPool runs built-in agents as players, each with its own NATS connection (the same
+// wire path an external player takes), shared by the tournaments that need them: a player
+// name must have one process behind it on the bus.
+type builtinPool struct {
+	url string
+	log zerolog.Logger
+
+	mu      sync.Mutex
+	running map[string]*builtinPlayer
+}
+
+type builtinPlayer struct {
+	refs int
+	stop func()
+}
+
+func newBuiltinPool(url string, log zerolog.Logger) *builtinPool {
+	return &builtinPool{url: url, log: log, running: map[string]*builtinPlayer{}}
+}
+
+// acquire makes sure each named agent runs; release stops those no one needs any more.
+func (p *builtinPool) acquire(names []string, seed int64) (release func(), err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var got []string
+	release = func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, n := range got {
+			bp := p.running[n]
+			if bp.refs--; bp.refs == 0 {
+				bp.stop()
+				delete(p.running, n)
+			}
+		}
+	}
+	for i, name := range names {
+		if bp, ok := p.running[name]; ok {
+			bp.refs++
+			got = append(got, name)
+			continue
+		}
+		stop, err := p.start(name, seed+int64(i))
+		if err != nil {
+			p.mu.Unlock()
+			release()
+			p.mu.Lock()
+			return nil, err
+		}
+		p.running[name] = &builtinPlayer{refs: 1, stop: stop}
+		got = append(got, name)
+	}
+	return release, nil
+}
+
+func (p *builtinPool) start(name string, seed int64) (func(), error) {
+	agent, err := players.NewAgent(name, players.AgentConfig{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	nc, err := players.Connect(p.url, name, p.log)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	cfg := players.Config{Name: name, Agent: name, Version: version, Games: players.AgentGames(name), Log: p.log.With().Str("player", name).Logger()}
+	go func() {
+		defer close(done)
+		if err := players.Serve(ctx, nc, cfg, agent); err != nil && !errors.Is(err, context.Canceled) {
+			p.log.Error().Err(err).Str("player", name).Msg("built-in player stopped")
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		nc.Close()
+	}, nil
+}
+
+// stopAll stops every built-in player, whoever holds it.
+func (p *builtinPool) stopAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for n, bp := range p.running {
+		bp.stop()
+		delete(p.running, n)
+	}
+}
+
+// connectBus connects to the NATS server at url, or starts an embedded one when url is
+// empty. The returned function closes the connection and stops the server.
+func connectBus(url, name string, log zerolog.Logger, opts ...nats.Option) (*nats.Conn, func(), error) {
+	var srv *natsembed.Server
+	if url == "" {
+		var err error
+		if srv, err = natsembed.Start(natsembed.Options{}); err != nil {
+			return nil, nil, err
+		}
+		url = srv.URL()
+		log.Info().Str("url", url).Msg("embedded NATS server started")
+	}
+	nc, err := players.Connect(url, name, log, opts...)
+	if err != nil {
+		if srv != nil {
+			srv.Shutdown()
+		}
+		return nil, nil, err
+	}
+	return nc, func() {
+		_ = nc.Drain()
+		nc.Close()
+		if srv != nil {
+			srv.Shutdown()
+		}
+	}, nil
+}

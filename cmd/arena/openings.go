@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/opening"
+)
+
+// runOpenings generates an opening set: every distinct position after a number of plies,
+// folded by the board's symmetries where the game has them, in the file format that
+// tournaments read with --openings.
+func runOpenings(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("openings", "--game GAME --plies N [--out FILE]", stderr)
+	gameSpec := fs.String("game", "othello", "game, with options")
+	plies := fs.Int("plies", 0, fmt.Sprintf("plies from the initial position, 1 to %d (passes count as plies)", opening.MaxPlies))
+	out := fs.String("out", "", "write the set to FILE (replaced as a whole) instead of stdout")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	g, err := game.Lookup(*gameSpec)
+	if err != nil {
+		return usagef("--game: %v", err)
+	}
+	if *plies < 1 || *plies > opening.MaxPlies {
+		return usagef("--plies must be between 1 and %d, got %d", opening.MaxPlies, *plies)
+	}
+	ops, err := opening.Generate(g, *plies)
+	if err != nil {
+		return err
+	}
+	header := opening.GeneratedHeader(g, *plies, len(ops))
+	if *out == "" {
+		if err := opening.Write(stdout, header, ops); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%d openings (%s, %d plies)\n", len(ops), g.Name(), *plies)
+		return nil
+	}
+	if err := writeFileAtomic(*out, func(w io.Writer) error { return opening.Write(w, header, ops) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%d openings (%s, %d plies) written to %s\n", len(ops), g.Name(), *plies, *out)
+	return nil
+}
+
+// writeFileAtomic writes path through a temporary file in the same directory that is
+// renamed over it once complete, so that an interrupted run never leaves half a file
+// where a tournament would read it.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := write(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

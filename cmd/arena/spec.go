@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/opening"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/store"
+)
+
+// Tournament formats.
+const (
+	formatRoundRobin = "round-robin"
+	formatGauntlet   = "gauntlet"
+)
+
+// spec describes a tournament. It is what a tournament file holds (TOML, keys as in the
+// toml tags) and what the tournament command's flags set; it is stored with the tournament,
+// as JSON, so that a stopped tournament can be resumed with exactly its own settings.
+type spec struct {
+	Name         string   `toml:"name" json:"name,omitempty"`
+	Game         string   `toml:"game" json:"game"`
+	Players      []string `toml:"players" json:"players"`
+	Format       string   `toml:"format" json:"format"`
+	Seeds        []string `toml:"seeds" json:"seeds,omitempty"`
+	Rounds       int      `toml:"rounds" json:"rounds"`
+	TimeControl  string   `toml:"time_control" json:"time_control"`
+	Margin       duration `toml:"margin" json:"margin"`
+	MaxPlies     int      `toml:"max_plies" json:"max_plies,omitempty"`
+	Openings     string   `toml:"openings" json:"openings,omitempty"`
+	OpeningOrder string   `toml:"opening_order" json:"opening_order,omitempty"`
+	Concurrency  int      `toml:"concurrency" json:"concurrency"`
+	Seed         int64    `toml:"seed" json:"seed"`
+	Wait         duration `toml:"wait" json:"wait"`
+	EloK         float64  `toml:"elo_k" json:"elo_k"`
+}
+
+// defaultSpec holds the defaults of every setting a description may leave out.
+func defaultSpec() spec {
+	return spec{
+		Game: "othello", Format: formatRoundRobin, Rounds: 1, TimeControl: "100ms",
+		Margin: duration(referee.DefaultMargin), OpeningOrder: "sequential", Concurrency: 1,
+		Wait: duration(30 * time.Second), EloK: 16,
+	}
+}
+
+// duration is a time.Duration written as text ("50ms", "30s") in TOML and JSON.
+type duration time.Duration
+
+// UnmarshalText reads a Go duration.
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as 50ms or 30s", b)
+	}
+	*d = duration(v)
+	return nil
+}
+
+// MarshalText writes a Go duration.
+func (d duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// parseSpecFile reads a tournament file: TOML whose keys must all be known, on top of the
+// defaults. Errors name the source and the line.
+func parseSpecFile(source string, text []byte) (spec, error) {
+	s := defaultSpec()
+	dec := toml.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	var strict *toml.StrictMissingError
+	var decErr *toml.DecodeError
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.As(err, &strict) && len(strict.Errors) > 0:
+		e := strict.Errors[0]
+		row, _ := e.Position()
+		return s, fmt.Errorf("%s:%d: unknown key %q (known: %s)", source, row, strings.Join(e.Key(), "."), strings.Join(specKeys(), ", "))
+	case errors.As(err, &decErr):
+		row, _ := decErr.Position()
+		return s, fmt.Errorf("%s:%d: %s", source, row, strings.TrimPrefix(decErr.Error(), "toml: "))
+	default:
+		return s, fmt.Errorf("%s: %v", source, err)
+	}
+}
+
+// specKeys lists the keys a tournament file may use.
+func specKeys() []string {
+	return []string{"name", "game", "players", "format", "seeds", "rounds", "time_control", "margin",
+		"max_plies", "openings", "opening_order", "concurrency", "seed", "wait", "elo_k"}
+}
+
+// flagNames maps the keys of a tournament file to the tournament command's flags.
+var flagNames = map[string]string{
+	"game": "--game", "players": "--players", "format": "--format", "seeds": "--seeds", "rounds": "--rounds",
+	"time_control": "--tc", "margin": "--margin", "max_plies": "--max-plies", "openings": "--openings",
+	"opening_order": "--opening-order", "concurrency": "--concurrency", "seed": "--seed", "wait": "--wait",
+	"elo_k": "--elo-k",
+}
+
+// asFlagError rewrites an error of compile that begins with a file key ("time_control: ...")
+// to name the flag that sets it ("--tc: ..."), for people who used flags.
+func asFlagError(err error) error {
+	key, rest, ok := strings.Cut(err.Error(), ": ")
+	if flag, known := flagNames[key]; ok && known {
+		return usagef("%s: %s", flag, rest)
+	}
+	return usageError{err.Error()}
+}
+
+// plan is a checked spec, ready to be stored and played.
+type plan struct {
+	spec     spec
+	game     game.Game
+	tc       referee.TimeControl
+	schedule []referee.Pairing
+}
+
+// compile checks every setting of s and builds its schedule. openingsText is the content of
+// the file s.Openings names (the caller reads it, so that `arena submit` can send it to a
+// referee on another machine). external reports whether names that are not built-in agents
+// may take part: only when players connect over a real NATS server. Errors name the setting.
+func (s spec) compile(openingsText string, external bool) (plan, error) {
+	g, err := game.Lookup(s.Game)
+	if err != nil {
+		return plan{}, err // it begins "game: "
+	}
+	if len(s.Players) < 2 {
+		return plan{}, fmt.Errorf("players: need at least two players, got %d", len(s.Players))
+	}
+	seen := map[string]bool{}
+	for _, n := range s.Players {
+		if !protocol.ValidName(n) {
+			return plan{}, fmt.Errorf("players: %q is not a valid player name (1-64 of A-Z a-z 0-9 - _)", n)
+		}
+		if seen[n] {
+			return plan{}, fmt.Errorf("players: %q is listed twice", n)
+		}
+		seen[n] = true
+		switch {
+		case players.IsAgent(n):
+			if !playsGame(players.AgentGames(n), g) {
+				return plan{}, fmt.Errorf("players: agent %q does not play %s", n, g.Name())
+			}
+		case !external:
+			return plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(players.AgentNames(), ", "))
+		}
+	}
+	if s.Rounds < 1 {
+		return plan{}, fmt.Errorf("rounds: must be at least 1, got %d", s.Rounds)
+	}
+	tc, err := referee.ParseTimeControl(s.TimeControl)
+	if err != nil {
+		return plan{}, fmt.Errorf("time_control: %v", err)
+	}
+	switch {
+	case s.Margin < 0:
+		return plan{}, fmt.Errorf("margin: must not be negative")
+	case s.MaxPlies < 0:
+		return plan{}, fmt.Errorf("max_plies: must not be negative")
+	case s.Wait < 0:
+		return plan{}, fmt.Errorf("wait: must not be negative")
+	case s.Concurrency < 1 || s.Concurrency > 256:
+		return plan{}, fmt.Errorf("concurrency: must be between 1 and 256, got %d", s.Concurrency)
+	case s.EloK <= 0 || math.IsInf(s.EloK, 0) || math.IsNaN(s.EloK):
+		return plan{}, fmt.Errorf("elo_k: must be a positive number")
+	case len(s.Name) > 200:
+		return plan{}, fmt.Errorf("name: at most 200 characters")
+	}
+	var schedule []referee.Pairing
+	switch s.Format {
+	case formatRoundRobin:
+		if len(s.Seeds) > 0 {
+			return plan{}, fmt.Errorf("seeds: only a gauntlet has seeds")
+		}
+		schedule, err = referee.RoundRobin(s.Players, s.Rounds)
+	case formatGauntlet:
+		if len(s.Seeds) == 0 {
+			return plan{}, fmt.Errorf("seeds: a gauntlet needs at least one seed, a player who meets all the others")
+		}
+		var others []string
+		for _, p := range s.Players {
+			if !slices.Contains(s.Seeds, p) {
+				others = append(others, p)
+			}
+		}
+		for _, sd := range s.Seeds {
+			if !seen[sd] {
+				return plan{}, fmt.Errorf("seeds: %q is not one of the players", sd)
+			}
+		}
+		schedule, err = referee.Gauntlet(s.Seeds, others, s.Rounds)
+	default:
+		return plan{}, fmt.Errorf("format: %q is not round-robin or gauntlet", s.Format)
+	}
+	if err != nil {
+		return plan{}, fmt.Errorf("schedule: %v", err)
+	}
+	if s.Openings != "" {
+		var random bool
+		switch s.OpeningOrder {
+		case "sequential", "":
+		case "random":
+			random = true
+		default:
+			return plan{}, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
+		}
+		ops, err := opening.Parse(strings.NewReader(openingsText), g)
+		if err != nil {
+			return plan{}, fmt.Errorf("openings %s: %v", s.Openings, err)
+		}
+		lines := make([][]string, len(ops))
+		for i, o := range ops {
+			lines[i] = o.Moves
+		}
+		schedule = referee.AssignOpenings(schedule, lines, random, s.Seed)
+	}
+	return plan{spec: s, game: g, tc: tc, schedule: schedule}, nil
+}
+
+// record is the stored form of the plan: the tournament row with its spec and schedule.
+func (p plan) record() (store.Tournament, error) {
+	cfg, err := json.Marshal(p.spec)
+	if err != nil {
+		return store.Tournament{}, err
+	}
+	sched := make([]store.ScheduledGame, len(p.schedule))
+	for i, pr := range p.schedule {
+		sched[i] = store.ScheduledGame{Index: pr.Index, Round: pr.Round, Players: pr.Players, Opening: pr.Opening, OpeningIndex: pr.OpeningIndex}
+	}
+	return store.Tournament{
+		Game: p.game.Name(), Format: p.spec.Format, TimeControl: p.tc.String(), Rounds: p.spec.Rounds,
+		Seed: p.spec.Seed, Players: p.spec.Players, Status: store.StatusRunning, Config: cfg, Schedule: sched,
+	}, nil
+}
+
+// specOf reads back the spec stored with a tournament.
+func specOf(t store.Tournament) (spec, error) {
+	s := defaultSpec()
+	if err := json.Unmarshal(t.Config, &s); err != nil || len(s.Players) == 0 {
+		return s, fmt.Errorf("tournament %d has no stored settings to resume from (made by an older arena?)", t.ID)
+	}
+	return s, nil
+}

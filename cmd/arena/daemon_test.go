@@ -73,11 +73,11 @@ func checkComplete(t *testing.T, db *sqlite.DB, id int64) store.Tournament {
 // TestResumeAfterKill9 kills a tournament process with SIGKILL mid-run, then resumes it:
 // no finished game is lost, none is played twice, and the tournament completes.
 func TestResumeAfterKill9(t *testing.T) {
-	bins := buildFaultBinaries(t)
+	bins := buildBinaries(t)
 	dbPath := filepath.Join(t.TempDir(), "arena.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	first := startFaultProc(ctx, t, "tournament", bins.arena, "tournament", "--players", "random,hp1,hp2",
+	first := startProc(ctx, t, "tournament", bins.arena, "tournament", "--players", "random,hp1,hp2",
 		"--rounds", "60", "--concurrency", "3", "--db", dbPath, "--seed", "5")
 	waitUntil(t, time.Minute, "20 recorded games", func() bool { return storedGames(t, dbPath) >= 20 })
 	if err := first.cmd.Process.Kill(); err != nil {
@@ -214,19 +214,19 @@ func statusOf(t *testing.T, bin, url string, id int64) protocol.TournamentStatus
 // and are recorded, the tournament is parked), a restart that resumes and completes it,
 // and a cancel.
 func TestDaemonLifecycle(t *testing.T) {
-	bins := buildFaultBinaries(t)
+	bins := buildBinaries(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "referee.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	server := startFaultProc(ctx, t, "server", bins.arena, "server", "--port", "0")
+	server := startProc(ctx, t, "server", bins.arena, "server", "--port", "0")
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
 
 	cfg := filepath.Join(dir, "cup.toml")
 	if err := os.WriteFile(cfg, []byte("name = \"cup\"\ngame = \"othello\"\nplayers = [\"random\", \"hp1\", \"hp2\"]\nrounds = 60\ntime_control = \"100ms\"\nconcurrency = 2\nseed = 4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ref := startFaultProc(ctx, t, "referee", bins.arena, "referee", "--nats", url, "--db", dbPath, "--grace", "20s")
+	ref := startProc(ctx, t, "referee", bins.arena, "referee", "--nats", url, "--db", dbPath, "--grace", "20s")
 	ref.waitFor(t, "referee ready", 10*time.Second)
 	out, err := exec.Command(bins.arena, "submit", "--nats", url, cfg).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "tournament 1 (cup) created: 360 games") {
@@ -267,7 +267,7 @@ func TestDaemonLifecycle(t *testing.T) {
 	}
 
 	// A restart resumes it and plays exactly the missing games.
-	ref2 := startFaultProc(ctx, t, "referee-2", bins.arena, "referee", "--nats", url, "--db", dbPath)
+	ref2 := startProc(ctx, t, "referee-2", bins.arena, "referee", "--nats", url, "--db", dbPath)
 	ref2.waitFor(t, "1 tournaments resumed", 10*time.Second)
 	waitUntil(t, 2*time.Minute, "the tournament to finish", func() bool { return statusOf(t, bins.arena, url, 1).Status == store.StatusFinished })
 	checkComplete(t, db, 1)
@@ -307,19 +307,19 @@ func TestDaemonLifecycle(t *testing.T) {
 // under a long time control), the first SIGTERM waits for it; the second exits at once and
 // the database stays whole; the next start replays the cut game.
 func TestDaemonSecondSignal(t *testing.T) {
-	bins := buildFaultBinaries(t)
+	bins := buildBinaries(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "referee.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	server := startFaultProc(ctx, t, "server", bins.arena, "server", "--port", "0")
+	server := startProc(ctx, t, "server", bins.arena, "server", "--port", "0")
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
-	startFaultProc(ctx, t, "sleeper", bins.faultplayer, "--nats", url, "--name", "sleeper", "--fault", "hang")
+	startProc(ctx, t, "sleeper", bins.faultplayer, "--nats", url, "--name", "sleeper", "--fault", "hang")
 	cfg := filepath.Join(dir, "slow.toml")
 	if err := os.WriteFile(cfg, []byte("players = [\"sleeper\", \"random\"]\ntime_control = \"60s\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ref := startFaultProc(ctx, t, "referee", bins.arena, "referee", "--nats", url, "--db", dbPath, "--grace", "60s")
+	ref := startProc(ctx, t, "referee", bins.arena, "referee", "--nats", url, "--db", dbPath, "--grace", "60s")
 	ref.waitFor(t, "referee ready", 10*time.Second)
 	if out, err := exec.Command(bins.arena, "submit", "--nats", url, cfg).CombinedOutput(); err != nil {
 		t.Fatalf("submit: %v\n%s", err, out)
@@ -366,19 +366,19 @@ func TestDaemonSecondSignal(t *testing.T) {
 // again on the same port: players and referee reconnect, and the tournament completes with
 // every game recorded once.
 func TestNATSRestartMidTournament(t *testing.T) {
-	bins := buildFaultBinaries(t)
+	bins := buildBinaries(t)
 	dbPath := filepath.Join(t.TempDir(), "arena.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	port := strconv.Itoa(freePort(t))
-	server := startFaultProc(ctx, t, "server", bins.arena, "server", "--port", port)
+	server := startProc(ctx, t, "server", bins.arena, "server", "--port", port)
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
-	tour := startFaultProc(ctx, t, "tournament", bins.arena, "tournament", "--nats", url, "--players", "random,hp1,hp2",
+	tour := startProc(ctx, t, "tournament", bins.arena, "tournament", "--nats", url, "--players", "random,hp1,hp2",
 		"--rounds", "40", "--db", dbPath, "--seed", "8", "--json")
 	waitUntil(t, time.Minute, "20 recorded games", func() bool { return storedGames(t, dbPath) >= 20 })
 	server.stop(t)
 	time.Sleep(300 * time.Millisecond) // an outage, not a blip
-	startFaultProc(ctx, t, "server-2", bins.arena, "server", "--port", port).waitFor(t, "nats://", 10*time.Second)
+	startProc(ctx, t, "server-2", bins.arena, "server", "--port", port).waitFor(t, "nats://", 10*time.Second)
 	select {
 	case <-tour.done:
 	case <-time.After(2 * time.Minute):

@@ -1,20 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,7 +42,7 @@ type faultCase struct {
 type faultRun struct {
 	tid    int64
 	games  []store.Game
-	player *faultProc // the faultplayer
+	player *proc // the faultplayer
 	name   string
 }
 
@@ -61,7 +56,7 @@ type faultRun struct {
 // later games are forfeited (disconnected or absent) without holding up the tournament; a
 // player that disconnects between games and comes back within --wait loses nothing.
 func TestFaults(t *testing.T) {
-	bins := buildFaultBinaries(t)
+	bins := buildBinaries(t)
 	tests := []faultCase{
 		{name: "none", fault: "none", others: []string{"random"}, seat: -1, want: []string{"normal"}},
 		{name: "hang", fault: "hang", others: []string{"random"}, seat: -1, want: []string{"time_forfeit"}},
@@ -102,27 +97,12 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-type faultBinaries struct{ arena, faultplayer string }
-
-// buildFaultBinaries builds the arena command and the faultplayer into a temporary directory.
-func buildFaultBinaries(t *testing.T) faultBinaries {
-	t.Helper()
-	dir := t.TempDir()
-	b := faultBinaries{arena: filepath.Join(dir, "arena"), faultplayer: filepath.Join(dir, "faultplayer")}
-	for _, x := range []struct{ out, pkg string }{{b.arena, "."}, {b.faultplayer, "../../internal/faultplayer"}} {
-		if out, err := exec.Command("go", "build", "-o", x.out, x.pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", x.pkg, err, out)
-		}
-	}
-	return b
-}
-
-func runFaultCase(t *testing.T, bins faultBinaries, tc faultCase) {
+func runFaultCase(t *testing.T, bins testBinaries, tc faultCase) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	// Cancelled last, after the processes were stopped one by one, so that none is simply
 	// killed by the context.
 	t.Cleanup(cancel)
-	var procs []*faultProc
+	var procs []*proc
 	// Registered first, so it runs last: after every process was stopped, none may be left.
 	t.Cleanup(func() {
 		for _, p := range procs {
@@ -132,8 +112,8 @@ func runFaultCase(t *testing.T, bins faultBinaries, tc faultCase) {
 			}
 		}
 	})
-	start := func(name string, args ...string) *faultProc {
-		p := startFaultProc(ctx, t, name, args...)
+	start := func(name string, args ...string) *proc {
+		p := startProc(ctx, t, name, args...)
 		procs = append(procs, p)
 		return p
 	}
@@ -266,123 +246,4 @@ func checkForfeit(t *testing.T, desc string, g store.Game, seat int, reasons []s
 	if g.Detail == "" {
 		t.Errorf("%s: a forfeit without a detail", desc)
 	}
-}
-
-// faultProc is a child process whose standard output is kept for the test to read.
-type faultProc struct {
-	name string
-	cmd  *exec.Cmd
-	out  *lockedBuffer
-	once sync.Once
-	done chan struct{}
-	err  error // from Wait
-}
-
-func startFaultProc(ctx context.Context, t *testing.T, name string, args ...string) *faultProc {
-	t.Helper()
-	p := &faultProc{name: name, out: &lockedBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, args[0], args[1:]...)
-	p.cmd.Stdout = p.out
-	var stderr lockedBuffer
-	p.cmd.Stderr = &stderr
-	p.cmd.WaitDelay = 5 * time.Second
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		p.stop(t)
-		if t.Failed() && stderr.Len() > 0 {
-			t.Logf("%s stderr (last 4 KiB):\n%s", name, lastBytes(stderr.String(), 4096))
-		}
-	})
-	return p
-}
-
-// stop asks the process to stop (SIGTERM), kills it if it has not within five seconds,
-// waits for it and returns how it ended.
-func (p *faultProc) stop(t *testing.T) *os.ProcessState {
-	p.once.Do(func() {
-		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
-			t.Logf("signal %s: %v", p.name, err)
-		}
-		select {
-		case <-p.done:
-		case <-time.After(5 * time.Second):
-			t.Errorf("%s did not stop within 5s of SIGTERM; killing it", p.name)
-			_ = p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p.cmd.ProcessState
-}
-
-// exited reports whether the process has ended and been waited for.
-func (p *faultProc) exited() bool {
-	select {
-	case <-p.done:
-	default:
-		return false
-	}
-	// After Wait, the handle refuses signals: the process is gone, not merely a zombie.
-	return p.cmd.ProcessState != nil && errors.Is(p.cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone)
-}
-
-func (p *faultProc) output() string { return "\n" + p.out.String() }
-
-// waitFor waits until a line of the process's output contains s and returns that line.
-func (p *faultProc) waitFor(t *testing.T, s string, timeout time.Duration) string {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		sc := bufio.NewScanner(strings.NewReader(p.out.String()))
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), s) {
-				return sc.Text()
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("%s exited (%v) before printing %q; output:\n%s", p.name, p.err, s, p.out.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not print %q within %v; output:\n%s", p.name, s, timeout, p.out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func (s *lockedBuffer) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Len()
-}
-
-func lastBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[len(s)-n:]
 }

@@ -178,11 +178,7 @@ func TestPerftCommand(t *testing.T) {
 // TestMultiProcess runs the README's multi-process example with real processes: a
 // standalone server, two players, and a tournament that connects to them with --nats.
 func TestMultiProcess(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "arena")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinaries(t).arena
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 

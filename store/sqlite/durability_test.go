@@ -17,7 +17,7 @@ import (
 	"github.com/arenaref/arena/store"
 )
 
-// durabilityEnv names the database a TestDurabilityWriter child writes to. The parent test
+// durabilityEnv names the database a durabilityWriter child writes to. The parent test
 // sets it; without it the child test skips.
 const durabilityEnv = "ARENA_STORE_DURABILITY_DB"
 
@@ -35,15 +35,21 @@ func durableGame(tid int64, sg store.ScheduledGame) store.Game {
 	return g
 }
 
-// TestDurabilityWriter is the child of TestKillLosesNoCommittedGame: it resumes the one
+// TestMain runs the test binary as the durability writer when TestKillLosesNoCommittedGame
+// starts it as a child process, and runs the tests otherwise.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(durabilityEnv); path != "" {
+		durabilityWriter(path)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// durabilityWriter is the child of TestKillLosesNoCommittedGame: it resumes the one
 // tournament in the database, as a restarted referee would, recording its pending games
 // one by one and printing "committed N" on stdout as soon as RecordGame for index N has
 // returned, until it is killed.
-func TestDurabilityWriter(t *testing.T) {
-	path := os.Getenv(durabilityEnv)
-	if path == "" {
-		t.Skip("run as a child process by TestKillLosesNoCommittedGame")
-	}
+func durabilityWriter(path string) {
 	ctx := context.Background()
 	db, err := Open(ctx, path)
 	if err != nil {
@@ -73,9 +79,6 @@ func TestDurabilityWriter(t *testing.T) {
 // WAL and synchronous=NORMAL a commit is in the operating system's hands when it returns,
 // which is all a killed process needs; a power failure is another matter (see doc.go).
 func TestKillLosesNoCommittedGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts child processes")
-	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "arena.db")
 	db, err := Open(ctx, path)
@@ -175,11 +178,11 @@ func asRead(g store.Game, id int64) store.Game {
 	return g
 }
 
-// killWriter runs TestDurabilityWriter on path, kills it with SIGKILL delay after it has
+// killWriter runs durabilityWriter on path, kills it with SIGKILL delay after it has
 // reported killAfter games, and returns the indices it reported.
 func killWriter(t *testing.T, path string, killAfter int, delay time.Duration) []int {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestDurabilityWriter$", "-test.count=1")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), durabilityEnv+"="+path)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()

@@ -303,7 +303,8 @@ func (p *runner) drain(subs []*nats.Subscription) {
 	}
 	limit := time.Now().Add(drainTimeout)
 	for _, sub := range subs {
-		for sub.IsValid() && !p.nc.IsClosed() && time.Now().Before(limit) {
+		// Without a connection no message can arrive, and the drain can never complete.
+		for sub.IsValid() && p.nc.IsConnected() && time.Now().Before(limit) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		if sub.IsValid() {

@@ -392,3 +392,18 @@ func TestNATSRestartMidTournament(t *testing.T) {
 		t.Fatalf("status %s, total %d", final.Status, final.Total)
 	}
 }
+
+// TestExampleTournamentFile keeps docs/examples/cup.toml valid.
+func TestExampleTournamentFile(t *testing.T) {
+	s, _, openings, err := readSpecFile("../../docs/examples/cup.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.compile(openings, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.schedule) != 12 || p.schedule[0].OpeningIndex == 0 {
+		t.Fatalf("%d games, first opening %d; want 12 games with openings", len(p.schedule), p.schedule[0].OpeningIndex)
+	}
+}

@@ -110,15 +110,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if id != 0 && len(reply.Tournaments[0].Rows) > 0 {
 		fmt.Fprintln(stdout)
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\tElo\t")
-		for _, r := range reply.Tournaments[0].Rows {
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t\n", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct, r.Elo)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		return writeTerminations(stdout, reply.Tournaments[0].Rows)
+		return writeStandings(stdout, reply.Tournaments[0].Rows)
 	}
 	return nil
 }

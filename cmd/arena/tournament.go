@@ -267,6 +267,11 @@ func (p *progress) finish() {
 
 func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
 	fmt.Fprintf(w, "Tournament %d: %s %s, %d games, seed %d, %s\n\n", t.ID, t.Game, t.Format, t.Played, t.Seed, elapsed.Round(time.Millisecond))
+	return writeStandings(w, rows)
+}
+
+// writeStandings prints the standings table and, below it, how each player's games ended.
+func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\tElo\t")
 	for _, r := range rows {

@@ -247,14 +247,11 @@ func (db *DB) Games(ctx context.Context, tournamentID int64) ([]store.Game, erro
 }
 
 func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginTournamentRead(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	if err := tournamentExists(ctx, tx, tid); err != nil {
-		return nil, err
-	}
 
 	var games []store.Game
 	at := make(map[int64]int)
@@ -393,14 +390,11 @@ func (db *DB) RatingHistory(ctx context.Context, tournamentID int64) ([]store.Ra
 }
 
 func (db *DB) ratingHistory(ctx context.Context, tid int64) ([]store.RatingChange, error) {
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginTournamentRead(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	if err := tournamentExists(ctx, tx, tid); err != nil {
-		return nil, err
-	}
 	var hist []store.RatingChange
 	err = each(ctx, tx, `SELECT p.name, r.before, r.after FROM ratings r
 		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
@@ -419,6 +413,21 @@ func (db *DB) ratingHistory(ctx context.Context, tid int64) ([]store.RatingChang
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// beginTournamentRead starts a read-only transaction and checks in it that tournament tid
+// exists (store.ErrNotFound otherwise), so that what the caller reads next is consistent
+// with that answer.
+func (db *DB) beginTournamentRead(ctx context.Context, tid int64) (*sql.Tx, error) {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := tournamentExists(ctx, tx, tid); err != nil {
+		_ = tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
 }
 
 func tournamentExists(ctx context.Context, q querier, id int64) error {

@@ -299,14 +299,11 @@ func (db *DB) Pending(ctx context.Context, tournamentID int64) ([]store.Schedule
 }
 
 func (db *DB) pending(ctx context.Context, tid int64) ([]store.ScheduledGame, error) {
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginTournamentRead(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	if err := tournamentExists(ctx, tx, tid); err != nil {
-		return nil, err
-	}
 	return scheduled(ctx, tx, `SELECT s.idx, s.round, s.players, s.opening, s.opening_index
 		FROM schedule s WHERE s.tournament_id = ?1 AND NOT EXISTS
 			(SELECT 1 FROM games g WHERE g.tournament_id = ?1 AND g.idx = s.idx)
@@ -350,14 +347,11 @@ func (db *DB) ReasonCounts(ctx context.Context, tournamentID int64) (map[string]
 }
 
 func (db *DB) reasonCounts(ctx context.Context, tid int64) (map[string]map[string]int, error) {
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginTournamentRead(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	if err := tournamentExists(ctx, tx, tid); err != nil {
-		return nil, err
-	}
 	out := make(map[string]map[string]int)
 	err = each(ctx, tx, `SELECT p.name, g.reason, count(DISTINCT g.id) FROM games g
 		JOIN game_seats s ON s.game_id = g.id JOIN players p ON p.id = s.player_id

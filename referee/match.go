@@ -119,6 +119,8 @@ type Match struct {
 	TC       TimeControl
 	MaxPlies int // a game still running after this many plies (opening included) is a draw; 0 means no limit
 	Round    int // the tournament round, for the record; 0 outside tournaments
+	// Margin is the transport margin for this game; zero means the referee's (Config.Margin).
+	Margin time.Duration
 	// Opening are moves, in the game's notation, played from the initial position before
 	// the first turn request. They are not the players' moves: they use no clock time and
 	// are sent in TurnRequest.Moves like any other move.
@@ -197,6 +199,9 @@ func checkMatch(m Match) error {
 	}
 	if err := checkTimeControl(m.TC); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
+	}
+	if m.Margin < 0 {
+		return fmt.Errorf("%w: negative transport margin %v", ErrInvalidMatch, m.Margin)
 	}
 	if m.MaxPlies < 0 {
 		return fmt.Errorf("%w: negative ply limit %d", ErrInvalidMatch, m.MaxPlies)
@@ -309,7 +314,11 @@ func (r *Referee) newRun(m Match) *run {
 		moved:      make([]bool, n),
 		lastRecord: -1,
 		reconnects: r.nc.Stats().Reconnects,
+		margin:     r.margin,
 		log:        r.log.With().Str("game_id", m.GameID).Logger(),
+	}
+	if m.Margin > 0 {
+		g.margin = m.Margin
 	}
 	if m.TC.IsClock() {
 		g.clock = make([]time.Duration, n)
@@ -329,14 +338,15 @@ func (r *Referee) newRun(m Match) *run {
 
 // run is the state of one game being played.
 type run struct {
-	r     *Referee
-	m     Match
-	seats []string
-	st    game.State
-	hist  []string // one text per ply, as sent in TurnRequest.Moves
-	buf   []game.Move
-	res   Result
-	log   zerolog.Logger
+	r      *Referee
+	m      Match
+	margin time.Duration // the transport margin of this game
+	seats  []string
+	st     game.State
+	hist   []string // one text per ply, as sent in TurnRequest.Moves
+	buf    []game.Move
+	res    Result
+	log    zerolog.Logger
 
 	clock   []time.Duration // time left by seat on a game clock; nil under a per-move limit
 	movesBy []int           // moves made by seat, for periods
@@ -445,7 +455,7 @@ func (g *run) budget(seat int) time.Duration {
 }
 
 // limit is the seat's deadline for its next move, counted from just before the request.
-func (g *run) limit(seat int) time.Duration { return g.budget(seat) + g.r.margin }
+func (g *run) limit(seat int) time.Duration { return g.budget(seat) + g.margin }
 
 // charge takes a move's elapsed time off the seat's game clock and adds what the time
 // control gives after a move. A reply that used part of the margin leaves the clock at
@@ -612,9 +622,9 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 // limit, "the 1.5s left on its clock+50ms" on a game clock.
 func (g *run) timeText(seat int) string {
 	if g.clock != nil {
-		return fmt.Sprintf("the %v left on its clock+%v", g.clock[seat], g.r.margin)
+		return fmt.Sprintf("the %v left on its clock+%v", g.clock[seat], g.margin)
 	}
-	return fmt.Sprintf("%v+%v", g.m.TC.PerMove, g.r.margin)
+	return fmt.Sprintf("%v+%v", g.m.TC.PerMove, g.margin)
 }
 
 // judge decides what a seat's reply to the turn at ply amounts to. It never trusts the

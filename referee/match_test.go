@@ -256,7 +256,7 @@ func TestPlayReplyAtDeadlineIsInTime(t *testing.T) {
 // judgeRun is a game of testcount between alice and bob at count, for judge's tests.
 func judgeRun(t testing.TB, count int) *run {
 	return &run{
-		r: &Referee{margin: DefaultMargin}, m: countMatch(t, "g1", "alice", "bob"),
+		r: &Referee{margin: DefaultMargin}, margin: DefaultMargin, m: countMatch(t, "g1", "alice", "bob"),
 		seats: []string{"first", "second"}, st: &testgame.CountState{Count: count}, moved: make([]bool, 2),
 	}
 }
@@ -593,5 +593,38 @@ func TestJudgeSurvivesPanickingParser(t *testing.T) {
 	out := g.judge(0, 0, []game.Move{1, 2}, decoded(reply(protocol.TurnRequest{GameID: "g1"}, "1"), 0))
 	if out.reason != protocol.ReasonIllegalMove {
 		t.Errorf("reason %q, want illegal_move", out.reason)
+	}
+}
+
+// TestMatchMargin: a game's own margin replaces the referee's.
+func TestMatchMargin(t *testing.T) {
+	cases := []struct {
+		name   string
+		margin time.Duration
+		reason string
+	}{
+		{"referee's 50ms margin", 0, protocol.ReasonTimeForfeit},
+		{"the game's 100ms margin", 100 * time.Millisecond, protocol.ReasonNormal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			// Every reply takes 160ms of a 100ms move: late by the default margin only.
+			slow := func(req protocol.TurnRequest) []byte {
+				e.clock.Advance(160 * time.Millisecond)
+				return lastLegal(req)
+			}
+			e.player("alice", slow)
+			e.player("bob", slow)
+			m := countMatch(t, "g1", "alice", "bob")
+			m.Margin = tc.margin
+			res, err := e.play(context.Background(), m)()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != tc.reason {
+				t.Fatalf("reason %q (%s), want %q", res.Reason, res.Detail, tc.reason)
+			}
+		})
 	}
 }

@@ -34,6 +34,8 @@ type Tournament struct {
 	// Skip, when set, is asked with each pairing's Index; the pairings it returns true for
 	// are not played (they are already recorded, when a tournament resumes).
 	Skip func(index int) bool
+	// Margin is the transport margin of every game; zero means the referee's.
+	Margin time.Duration
 	// Drain, when set and closed, stops the tournament gently: no new game starts, the
 	// games being played are played to their end and reported, and RunTournament returns
 	// an error wrapping ErrDrained if some games were left unplayed.
@@ -109,7 +111,7 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 		indices[p.Index] = true
 		matches[i] = Match{
 			GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
-			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening,
+			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin,
 		}
 		if err := checkMatch(matches[i]); err != nil {
 			return fmt.Errorf("%w: game %d: %w", ErrInvalidTournament, p.Index, err)

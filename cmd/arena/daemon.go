@@ -35,7 +35,6 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dbPath := fs.String("db", "arena.db", "SQLite database file")
 	grace := fs.Duration("grace", 30*time.Second, "on shutdown, how long running games may take to finish before they are parked")
 	heartbeat := fs.Duration("heartbeat", 5*time.Second, "how often players repeat their hello")
-	margin := fs.Duration("margin", referee.DefaultMargin, "transport margin added to every deadline")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -44,8 +43,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if *grace < 0 || *heartbeat < 50*time.Millisecond || *margin <= 0 {
-		return usagef("--grace must not be negative, --heartbeat at least 50ms, --margin positive")
+	if *grace < 0 || *heartbeat < 50*time.Millisecond {
+		return usagef("--grace must not be negative, and --heartbeat at least 50ms")
 	}
 
 	// The second signal ends the process at once; the first one (also delivered to ctx by
@@ -70,7 +69,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
-	ref, err := referee.New(referee.Config{Conn: nc, Margin: *margin, Log: log, ID: "arena-referee"})
+	// Each tournament brings its own transport margin (its file's margin).
+	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
 	if err != nil {
 		return err
 	}

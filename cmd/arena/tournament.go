@@ -125,7 +125,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	}
-	ref, err := referee.New(referee.Config{Conn: nc, Margin: time.Duration(s.Margin), Log: log, ID: "arena-referee"})
+	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
 	if err != nil {
 		return err
 	}

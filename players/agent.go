@@ -38,9 +38,16 @@ type Decision struct {
 	Info   protocol.SearchInfo // optional: depth, nodes, score, principal variation
 }
 
-// Agent chooses moves. The runtime calls Choose for one turn at a time per player.
-// Choose should return before t.Deadline or when ctx is done; a Decision whose move is
-// not in t.Legal makes the runtime reply with the first legal move instead, and log it.
+// Agent chooses moves. Choose should return before t.Deadline or when ctx is done; a
+// Decision whose move is not in t.Legal makes the runtime reply with the first legal move
+// instead, and log it.
+//
+// With Config.Concurrency 1 the runtime calls Choose (and the Learner methods) for one
+// event at a time. With more, it calls them concurrently for different games (never for
+// two events of one game), so an agent served that way must be safe for concurrent use:
+// a Choose must not share mutable state, such as a random generator, a search tree or
+// scratch buffers, with another call without synchronisation. Every agent registered with
+// RegisterAgent must be safe for concurrent use.
 type Agent interface {
 	Choose(ctx context.Context, t Turn) (Decision, error)
 }
@@ -83,6 +90,9 @@ var (
 // RegisterAgent makes an agent available to NewAgent under name. games lists the game
 // names (as game.Game.Name reports them, options stripped) it can play, nil meaning any.
 // It panics on an invalid or duplicate name: a programming error found at start-up.
+//
+// The agents f builds must be safe for concurrent use (see Agent): built-in agents are
+// served with Config.Concurrency above 1.
 func RegisterAgent(name, doc string, games []string, f AgentFactory) {
 	agentsMu.Lock()
 	defer agentsMu.Unlock()

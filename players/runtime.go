@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,12 @@ const (
 	closedCheck = 250 * time.Millisecond
 
 	maxInfoPV = 256 // protocol.DecodeTurnReply rejects a longer principal variation
+
+	// queueLen is the capacity of the queue between NATS and the dispatcher, and
+	// maxWaiting how many events the dispatcher holds that cannot start yet (their game
+	// is busy, or every slot is). Past both, NATS holds further messages.
+	queueLen   = 64
+	maxWaiting = 64
 )
 
 // Config configures Serve.
@@ -68,6 +75,12 @@ type Config struct {
 	// nothing back. Whatever its value, the agent is always left at least half the move
 	// time.
 	Reserve time.Duration
+	// Concurrency is how many turns (and game notices) are handled at once, each on its
+	// own goroutine; turns and notices of one game are still handled one at a time, in
+	// the order they arrived (see the package documentation). Zero means 1: one event at
+	// a time, so the agent is never called concurrently. Above 1 the agent must be safe
+	// for concurrent use, as every registered agent is (see RegisterAgent).
+	Concurrency int
 }
 
 // check validates the config and fills in defaults.
@@ -92,6 +105,10 @@ func (c Config) check() (Config, error) {
 	if c.HelloRetry == 0 {
 		c.HelloRetry = DefaultHelloRetry
 	}
+	if c.Concurrency < 0 {
+		return c, fmt.Errorf("players: negative concurrency %d", c.Concurrency)
+	}
+	c.Concurrency = max(c.Concurrency, 1)
 	return c, nil
 }
 
@@ -146,13 +163,13 @@ func Connect(url, name string, log zerolog.Logger, extra ...nats.Option) (*nats.
 
 // Serve runs a player until ctx is cancelled: it subscribes to the player's subjects,
 // announces the player to the referee and keeps announcing it, answers turn requests with
-// moves chosen by a, and passes game notices to a if it is a Learner. See the package
-// documentation for the details.
+// moves chosen by a, up to cfg.Concurrency at once, and passes game notices to a if it is
+// a Learner. See the package documentation for the details.
 //
-// Serve returns nil once ctx is cancelled and its subscriptions have drained (turns that
-// had already arrived are answered; the agent sees a cancelled context). It returns an
-// error when the config is invalid, when subscribing fails, or when the connection is
-// closed under it.
+// Serve returns nil once ctx is cancelled, its subscriptions have drained and every event
+// that had arrived has been handled (turns are answered; the agent sees a cancelled
+// context); no goroutine of Serve outlives it. It returns an error when the config is
+// invalid, when subscribing fails, or when the connection is closed under it.
 func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
 	cfg, err := cfg.check()
 	if err != nil {
@@ -165,13 +182,15 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
 		return errors.New("players: nil agent")
 	}
 	p := &runner{
-		nc:     nc,
-		cfg:    cfg,
-		agent:  a,
-		log:    cfg.Log.With().Str("player", cfg.Name).Logger(),
-		events: make(chan event, 64),
-		wake:   make(chan struct{}, 1),
-		games:  map[string]game.Game{},
+		nc:          nc,
+		cfg:         cfg,
+		agent:       a,
+		log:         cfg.Log.With().Str("player", cfg.Name).Logger(),
+		events:      make(chan event, queueLen),
+		wake:        make(chan struct{}, 1),
+		games:       map[string]game.Game{},
+		turnSubject: protocol.TurnSubject(cfg.Name),
+		gameSubject: protocol.GameSubject(cfg.Name),
 	}
 	p.learner, _ = a.(Learner)
 
@@ -180,8 +199,10 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
 		subject string
 		handler nats.MsgHandler
 	}{
-		{protocol.TurnSubject(cfg.Name), p.onTurn},
-		{protocol.GameSubject(cfg.Name), p.onNotice},
+		// Turns and notices share one subscription, so that NATS hands them over in the
+		// order the referee sent them: a game_start before the game's first turn, a
+		// game_end after its last.
+		{playerSubjects(cfg.Name), p.onPlayer},
 		{protocol.SubjectRollCall, p.onRollCall},
 	} {
 		sub, err := nc.Subscribe(s.subject, s.handler)
@@ -228,11 +249,13 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
 	return err
 }
 
-// event is a message waiting for the worker, with the time it arrived.
+// event is a turn request or a game notice waiting to be handled, with the time it arrived.
 type event struct {
-	msg     *nats.Msg
+	gameID  string // the game it belongs to: events of one game are handled in order
 	arrival time.Time
-	turn    bool // a turn request; otherwise a game notice
+	msg     *nats.Msg             // a turn request's message, to reply to
+	turn    *protocol.TurnRequest // a turn request, or nil
+	notice  *protocol.GameNotice  // a game notice, or nil
 }
 
 // runner is the state of one Serve call.
@@ -243,24 +266,51 @@ type runner struct {
 	learner Learner
 	log     zerolog.Logger
 
+	turnSubject, gameSubject string
+
 	mu     sync.Mutex // guards closed, and sends on events against its closing
 	closed bool
 	events chan event
 	wake   chan struct{} // a roll call asks for a hello now
 
-	games map[string]game.Game // by spec; used by the worker only
+	gamesMu sync.Mutex
+	games   map[string]game.Game // by spec
 }
 
-func (p *runner) onTurn(m *nats.Msg) {
-	// An empty message is the referee checking that someone still listens here (see
-	// docs/protocol.md); it wants no answer.
-	if len(m.Data) == 0 {
-		return
+// playerSubjects is one subscription subject for protocol.TurnSubject(name) and
+// protocol.GameSubject(name).
+func playerSubjects(name string) string {
+	return strings.TrimSuffix(protocol.TurnSubject(name), ".turn") + ".*"
+}
+
+// onPlayer receives the player's turn requests and game notices. It decodes them here, so
+// that the dispatcher knows each one's game, and so that malformed messages never queue.
+func (p *runner) onPlayer(m *nats.Msg) {
+	arrival := time.Now()
+	switch m.Subject {
+	case p.turnSubject:
+		// An empty message is the referee checking that someone still listens here (see
+		// docs/protocol.md); it wants no answer.
+		if len(m.Data) == 0 {
+			return
+		}
+		req, err := protocol.DecodeTurnRequest(m.Data)
+		if err != nil {
+			p.log.Warn().Err(err).Msg("ignoring malformed turn request")
+			return
+		}
+		p.push(event{gameID: req.GameID, arrival: arrival, msg: m, turn: &req})
+	case p.gameSubject:
+		n, err := protocol.DecodeGameNotice(m.Data)
+		if err != nil {
+			p.log.Warn().Err(err).Msg("ignoring malformed game notice")
+			return
+		}
+		p.push(event{gameID: n.GameID, arrival: arrival, notice: &n})
+	default:
+		p.log.Debug().Str("subject", m.Subject).Msg("ignoring message on an unknown subject")
 	}
-	p.push(event{msg: m, arrival: time.Now(), turn: true})
 }
-
-func (p *runner) onNotice(m *nats.Msg) { p.push(event{msg: m, arrival: time.Now()}) }
 
 func (p *runner) onRollCall(m *nats.Msg) {
 	rc, err := protocol.DecodeRollCall(m.Data)
@@ -275,8 +325,8 @@ func (p *runner) onRollCall(m *nats.Msg) {
 	}
 }
 
-// push queues an event for the worker. It blocks while the queue is full, which makes NATS
-// hold further messages; after close it drops the event.
+// push queues an event for the dispatcher. It blocks while the queue is full, which makes
+// NATS hold further messages; after close it drops the event.
 func (p *runner) push(e event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -313,14 +363,70 @@ func (p *runner) drain(subs []*nats.Subscription) {
 	}
 }
 
-// work handles queued events one at a time until the queue is closed.
+// work dispatches the queued events until the queue is closed and every event has been
+// handled. Each event runs on its own goroutine, at most cfg.Concurrency at once and at
+// most one per game; among the events that may start, the earliest to arrive starts
+// first. So with Concurrency 1 events are handled one at a time in arrival order, and
+// with more, an event never overtakes an earlier one of its own game.
 func (p *runner) work(ctx context.Context) {
-	for e := range p.events {
-		if e.turn {
-			p.turn(ctx, e.msg, e.arrival)
-		} else {
-			p.notice(e.msg)
+	var (
+		waiting []event             // arrived but not started, in arrival order
+		busy    = map[string]bool{} // games with an event being handled
+		running int
+		done    = make(chan string) // a handler's game, when it has finished
+		in      = p.events
+		wg      sync.WaitGroup
+	)
+	defer wg.Wait() // so that no handler goroutine outlives Serve
+	for in != nil || len(waiting) > 0 || running > 0 {
+		// An event waits only while its game is busy or every slot is taken. Once an event
+		// of a game is left waiting, so is every later one of that game: either the game
+		// is busy, or no slot is free for the rest of this pass.
+		kept := waiting[:0]
+		for _, e := range waiting {
+			if running == p.cfg.Concurrency || busy[e.gameID] {
+				kept = append(kept, e)
+				continue
+			}
+			busy[e.gameID] = true
+			running++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p.handle(ctx, e)
+				done <- e.gameID
+			}()
 		}
+		clear(waiting[len(kept):])
+		waiting = kept
+
+		// With too many events waiting, leave the rest in the queue (and then in NATS)
+		// until a handler finishes. Some handler is running then: with none, the first
+		// waiting event would have started.
+		recv := in
+		if len(waiting) >= maxWaiting {
+			recv = nil
+		}
+		select {
+		case e, ok := <-recv:
+			if !ok {
+				in = nil
+				break
+			}
+			waiting = append(waiting, e)
+		case g := <-done:
+			running--
+			delete(busy, g)
+		}
+	}
+}
+
+// handle answers a turn or passes on a notice.
+func (p *runner) handle(ctx context.Context, e event) {
+	if e.turn != nil {
+		p.turn(ctx, e.msg, *e.turn, e.arrival)
+	} else {
+		p.notice(*e.notice)
 	}
 }
 
@@ -401,12 +507,7 @@ func (p *runner) announce(ctx context.Context) error {
 
 // turn answers one turn request. Requests that cannot be understood are logged and left
 // unanswered: a reply could only be a guess, and the referee times the turn out either way.
-func (p *runner) turn(ctx context.Context, m *nats.Msg, arrival time.Time) {
-	req, err := protocol.DecodeTurnRequest(m.Data)
-	if err != nil {
-		p.log.Warn().Err(err).Msg("ignoring malformed turn request")
-		return
-	}
+func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest, arrival time.Time) {
 	log := p.log.With().Str("game_id", req.GameID).Int("ply", req.Ply).Logger()
 	g, err := p.game(req.Game)
 	if err != nil {
@@ -508,8 +609,11 @@ func (p *runner) compareLegal(log zerolog.Logger, st game.State, ours []game.Mov
 	}
 }
 
-// game returns the game for a spec, looking each spec up once.
+// game returns the game for a spec, looking each spec up once. The game is shared by the
+// turns of every game of that spec, as the referee shares it between its games.
 func (p *runner) game(spec string) (game.Game, error) {
+	p.gamesMu.Lock()
+	defer p.gamesMu.Unlock()
 	if g, ok := p.games[spec]; ok {
 		return g, nil
 	}
@@ -540,12 +644,7 @@ func cleanInfo(info protocol.SearchInfo) *protocol.SearchInfo {
 }
 
 // notice passes a game notice to the agent, if it wants them.
-func (p *runner) notice(m *nats.Msg) {
-	n, err := protocol.DecodeGameNotice(m.Data)
-	if err != nil {
-		p.log.Warn().Err(err).Msg("ignoring malformed game notice")
-		return
-	}
+func (p *runner) notice(n protocol.GameNotice) {
 	log := p.log.With().Str("game_id", n.GameID).Str("game", n.Game).Logger()
 	if n.Type == protocol.TypeGameEnd {
 		log.Info().Str("result", n.Result).Str("reason", n.Reason).Int("seat", n.Seat).Msg("game ended")

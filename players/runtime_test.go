@@ -3,7 +3,9 @@ package players_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -114,10 +116,16 @@ func serve(t *testing.T, nc *nats.Conn, cfg players.Config, a players.Agent) (st
 // "alice" serving a, and waits until the player has said hello (and so is subscribed).
 func setup(t *testing.T, a players.Agent) (referee *nats.Conn, stop func() error) {
 	t.Helper()
+	return setupConcurrent(t, a, 0)
+}
+
+// setupConcurrent is setup with a Config.Concurrency.
+func setupConcurrent(t *testing.T, a players.Agent, concurrency int) (referee *nats.Conn, stop func() error) {
+	t.Helper()
 	url := startNATS(t)
 	referee = connect(t, url)
 	hellos := fakeReferee(t, referee, 60_000)
-	stop = serve(t, connect(t, url), players.Config{Name: "alice", Agent: "test", HelloRetry: 20 * time.Millisecond}, a)
+	stop = serve(t, connect(t, url), players.Config{Name: "alice", Agent: "test", HelloRetry: 20 * time.Millisecond, Concurrency: concurrency}, a)
 	nextHello(t, hellos, wait)
 	return referee, stop
 }
@@ -164,6 +172,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 		{"long agent", nc, players.Config{Name: "p", Agent: strings.Repeat("x", 65)}, a, "at most 64"},
 		{"empty game", nc, players.Config{Name: "p", Games: []string{""}}, a, "game name"},
 		{"negative retry", nc, players.Config{Name: "p", HelloRetry: -time.Second}, a, "negative"},
+		{"negative concurrency", nc, players.Config{Name: "p", Concurrency: -1}, a, "negative concurrency"},
 		{"nil conn", nil, players.Config{Name: "p"}, a, "nil nats"},
 		{"nil agent", nc, players.Config{Name: "p"}, nil, "nil agent"},
 	}
@@ -484,5 +493,366 @@ func TestServeAnswersPendingTurnOnCancel(t *testing.T) {
 	}
 	if r, err := protocol.DecodeTurnReply(res.msg.Data); err != nil || r.Move != "2" {
 		t.Fatalf("reply %s (%v), want move 2", res.msg.Data, err)
+	}
+}
+
+// call is one Choose call of a gate, held until release is closed.
+type call struct {
+	turn    players.Turn
+	at      time.Time // when Choose was called
+	release chan struct{}
+}
+
+// gate is an agent whose Choose reports each call on entered and then blocks until the
+// test releases it (or its context ends), replying with the last legal move. It notes the
+// most calls it ever had at once, and, as a Learner, what happened in order.
+type gate struct {
+	entered  chan call
+	stubborn bool // Choose waits for its release even after its context ends
+
+	mu      sync.Mutex
+	inside  int
+	most    int
+	history []string
+	notices chan protocol.GameNotice
+}
+
+func newGate() *gate {
+	return &gate{entered: make(chan call, 16), notices: make(chan protocol.GameNotice, 16)}
+}
+
+func (g *gate) note(s string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.history = append(g.history, s)
+}
+
+func (g *gate) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+	g.mu.Lock()
+	g.inside++
+	g.most = max(g.most, g.inside)
+	g.history = append(g.history, "choose "+t.GameID)
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		g.inside--
+		g.history = append(g.history, "chosen "+t.GameID)
+		g.mu.Unlock()
+	}()
+	c := call{turn: t, at: time.Now(), release: make(chan struct{})}
+	g.entered <- c
+	done := ctx.Done()
+	if g.stubborn {
+		done = nil
+	}
+	select {
+	case <-c.release:
+	case <-done:
+	}
+	return players.Decision{Move: t.Legal[len(t.Legal)-1]}, nil
+}
+
+func (g *gate) GameStarted(n protocol.GameNotice) { g.note("start " + n.GameID); g.notices <- n }
+func (g *gate) GameEnded(n protocol.GameNotice)   { g.note("end " + n.GameID); g.notices <- n }
+
+func (g *gate) mostAtOnce() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.most
+}
+
+func (g *gate) log() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.history)
+}
+
+// enter waits for the next Choose call, which must be for game id unless id is "".
+func (g *gate) enter(t *testing.T, id string) call {
+	t.Helper()
+	select {
+	case c := <-g.entered:
+		if id != "" && c.turn.GameID != id {
+			t.Fatalf("agent called for game %s, want %s", c.turn.GameID, id)
+		}
+		return c
+	case <-time.After(wait):
+		t.Fatalf("agent not called for game %s", id)
+		return call{}
+	}
+}
+
+// quiet is how long a test watches for something that must not happen.
+const quiet = 200 * time.Millisecond
+
+// idle checks that the agent is not called for a while.
+func (g *gate) idle(t *testing.T, why string) {
+	t.Helper()
+	select {
+	case c := <-g.entered:
+		t.Fatalf("agent called for game %s ply %d: %s", c.turn.GameID, len(c.turn.Moves), why)
+	case <-time.After(quiet):
+	}
+}
+
+type answer struct {
+	reply protocol.TurnReply
+	err   error
+}
+
+// askAsync sends a turn request without waiting for its reply.
+func askAsync(nc *nats.Conn, req protocol.TurnRequest) <-chan answer {
+	c := make(chan answer, 1)
+	go func() {
+		msg, err := nc.Request(protocol.TurnSubject("alice"), protocol.Encode(req), wait)
+		if err != nil {
+			c <- answer{err: err}
+			return
+		}
+		r, err := protocol.DecodeTurnReply(msg.Data)
+		c <- answer{r, err}
+	}()
+	return c
+}
+
+// answered waits for the reply to a request, which must be the last legal move.
+func answered(t *testing.T, c <-chan answer, req protocol.TurnRequest) {
+	t.Helper()
+	a := <-c
+	if a.err != nil {
+		t.Fatalf("turn of %s: %v", req.GameID, a.err)
+	}
+	if a.reply.GameID != req.GameID || a.reply.Ply != req.Ply || a.reply.Move != req.Legal[len(req.Legal)-1] {
+		t.Fatalf("reply %+v to %s ply %d", a.reply, req.GameID, req.Ply)
+	}
+}
+
+// longTurn is a turn of game id whose deadline is far away.
+func longTurn(id string, ply int) protocol.TurnRequest {
+	req := turnRequest(id, ply, fmt.Sprintf("%d %d", ply, ply%2), "1", "2")
+	req.Moves = slices.Repeat([]string{"1"}, ply)
+	req.Clock.MoveMS = 60_000
+	return req
+}
+
+func TestTurnsOfDifferentGamesAtOnce(t *testing.T) {
+	for _, conc := range []int{0, 1, 2} {
+		t.Run(fmt.Sprintf("concurrency %d", conc), func(t *testing.T) {
+			g := newGate()
+			referee, _ := setupConcurrent(t, g, conc)
+			r1, r2 := longTurn("g1", 0), longTurn("g2", 0)
+			a1 := askAsync(referee, r1)
+			c1 := g.enter(t, "g1")
+			a2 := askAsync(referee, r2)
+			if conc > 1 {
+				c2 := g.enter(t, "g2") // while g1's turn is still in the agent
+				close(c2.release)
+				answered(t, a2, r2)
+				close(c1.release)
+				answered(t, a1, r1)
+			} else {
+				g.idle(t, "a second turn while the first is in the agent")
+				close(c1.release)
+				answered(t, a1, r1)
+				close(g.enter(t, "g2").release)
+				answered(t, a2, r2)
+			}
+			if want := max(conc, 1); g.mostAtOnce() != want {
+				t.Fatalf("at most %d turns in the agent at once, want %d", g.mostAtOnce(), want)
+			}
+		})
+	}
+}
+
+func TestTurnWaitsForAFreeSlot(t *testing.T) {
+	g := newGate()
+	referee, _ := setupConcurrent(t, g, 2)
+	r1, r2, r3 := longTurn("g1", 0), longTurn("g2", 0), longTurn("g3", 0)
+	r3.Clock.MoveMS = 2000
+	a1 := askAsync(referee, r1)
+	c1 := g.enter(t, "g1")
+	a2 := askAsync(referee, r2)
+	c2 := g.enter(t, "g2")
+	sent := time.Now()
+	a3 := askAsync(referee, r3)
+	g.idle(t, "a third turn while two are in the agent at concurrency 2")
+	close(c2.release)
+	answered(t, a2, r2)
+	c3 := g.enter(t, "g3")
+	// The deadline runs from the request's arrival, not from when a slot came free:
+	// 2s less the 20ms reserve after it was sent, though it waited at least `quiet`.
+	if d := c3.turn.Deadline.Sub(sent); d < 1980*time.Millisecond || d > 1980*time.Millisecond+quiet/2 {
+		t.Fatalf("deadline %v after the request, want 1.98s", d)
+	}
+	if c3.at.Sub(sent) < quiet {
+		t.Fatalf("third turn started %v after it was sent, before a slot was free", c3.at.Sub(sent))
+	}
+	close(c3.release)
+	answered(t, a3, r3)
+	close(c1.release)
+	answered(t, a1, r1)
+	if g.mostAtOnce() != 2 {
+		t.Fatalf("at most %d turns in the agent at once, want 2", g.mostAtOnce())
+	}
+}
+
+func TestEventsOfOneGameInOrder(t *testing.T) {
+	g := newGate()
+	referee, _ := setupConcurrent(t, g, 4)
+	// A second turn of a game does not reach the agent while its first is there, even
+	// with slots free (the referee would not send it, but the runtime does not rely on it).
+	r0, r2 := longTurn("g1", 0), longTurn("g1", 2)
+	a0 := askAsync(referee, r0)
+	c0 := g.enter(t, "g1")
+	a2 := askAsync(referee, r2)
+	g.idle(t, "a game's second turn while its first is in the agent")
+
+	// Nor does the game's end notice, whereas another game's notice does.
+	end := protocol.GameNotice{V: 1, Type: protocol.TypeGameEnd, GameID: "g1", Game: testgame.CountName, Seat: 0,
+		Players: []string{"alice", "bob"}, Position: "10 0", Moves: []string{"2"}, Result: "1-0", Reason: protocol.ReasonNormal, Returns: []float64{1, -1}}
+	start := protocol.GameNotice{V: 1, Type: protocol.TypeGameStart, GameID: "g2", Game: testgame.CountName, Seat: 1,
+		Players: []string{"bob", "alice"}, Position: "0 0"}
+	for _, n := range []protocol.GameNotice{end, start} {
+		if err := referee.Publish(protocol.GameSubject("alice"), protocol.Encode(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case n := <-g.notices:
+		if n.GameID != "g2" || n.Type != protocol.TypeGameStart {
+			t.Fatalf("notice %s of %s while g1's turn is in the agent, want g2's start", n.Type, n.GameID)
+		}
+	case <-time.After(wait):
+		t.Fatal("another game's notice waited for g1's turn")
+	}
+	select {
+	case n := <-g.notices:
+		t.Fatalf("notice %s of %s overtook g1's turns", n.Type, n.GameID)
+	case <-time.After(quiet):
+	}
+
+	close(c0.release)
+	answered(t, a0, r0)
+	c2 := g.enter(t, "g1")
+	if len(c2.turn.Moves) != 2 {
+		t.Fatalf("agent got g1 after %d moves, want 2", len(c2.turn.Moves))
+	}
+	close(c2.release)
+	answered(t, a2, r2)
+	select {
+	case n := <-g.notices:
+		if n.GameID != "g1" || n.Type != protocol.TypeGameEnd {
+			t.Fatalf("notice %s of %s, want g1's end", n.Type, n.GameID)
+		}
+	case <-time.After(wait):
+		t.Fatal("no end notice for g1")
+	}
+	var g1 []string
+	for _, h := range g.log() {
+		if strings.HasSuffix(h, " g1") {
+			g1 = append(g1, h)
+		}
+	}
+	if want := []string{"choose g1", "chosen g1", "choose g1", "chosen g1", "end g1"}; !slices.Equal(g1, want) {
+		t.Fatalf("g1's events %q, want %q", g1, want)
+	}
+}
+
+func TestServeAnswersConcurrentTurnsOnCancel(t *testing.T) {
+	g := newGate()
+	referee, stop := setupConcurrent(t, g, 2)
+	reqs := []protocol.TurnRequest{longTurn("g1", 0), longTurn("g2", 0), longTurn("g3", 0)}
+	var answers []<-chan answer
+	for i, req := range reqs {
+		answers = append(answers, askAsync(referee, req))
+		if i < 2 {
+			g.enter(t, req.GameID) // never released: a long search, cut short by the shutdown
+		}
+	}
+	g.idle(t, "a third turn at concurrency 2") // and so g3 has arrived, waiting for a slot
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for i, req := range reqs {
+		answered(t, answers[i], req)
+	}
+}
+
+// runnerGoroutines lists the stacks of the goroutines running the player runtime's code.
+func runnerGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var found []string
+	for _, st := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(st, "arena/players.(*runner)") || strings.Contains(st, "arena/players.Serve") {
+			found = append(found, st)
+		}
+	}
+	return found
+}
+
+func TestServeLeavesNoGoroutines(t *testing.T) {
+	url := startNATS(t)
+	referee := connect(t, url)
+	hellos := fakeReferee(t, referee, 60_000)
+	nc := connect(t, url)
+	// A connection's first request sets up its reply subscription for good: do it now
+	// on both, so that it is not counted as left behind by Serve.
+	for _, c := range []*nats.Conn{referee, nc} {
+		if _, err := c.Request(protocol.SubjectHello, protocol.Encode(protocol.Hello{V: 1, Type: protocol.TypeHello, Name: "warm"}), wait); err != nil {
+			t.Fatal(err)
+		}
+		nextHello(t, hellos, wait)
+	}
+	before := runtime.NumGoroutine()
+
+	g := newGate()
+	g.stubborn = true
+	stop := serve(t, nc, players.Config{Name: "alice", HelloRetry: 20 * time.Millisecond, Concurrency: 3}, g)
+	nextHello(t, hellos, wait)
+	var answers []<-chan answer
+	var reqs []protocol.TurnRequest
+	for i := range 5 {
+		req := longTurn(fmt.Sprintf("g%d", i), 0)
+		reqs = append(reqs, req)
+		answers = append(answers, askAsync(referee, req))
+	}
+	var calls []call
+	for range 3 {
+		calls = append(calls, g.enter(t, ""))
+	}
+	// Three turns are in the agent, two wait for a slot. Serve is stopped, and must wait
+	// for all five although the agent ignores the cancelled context.
+	close(calls[0].release)
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Serve returned (%v) with turns still in the agent", err)
+	case <-time.After(quiet):
+	}
+	// Slots come free one by one as the agent is let go.
+	for _, c := range calls[1:] {
+		close(c.release)
+	}
+	for range 2 {
+		close(g.enter(t, "").release)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	for i, req := range reqs {
+		answered(t, answers[i], req)
+	}
+	limit := time.Now().Add(wait)
+	for {
+		left, n := runnerGoroutines(), runtime.NumGoroutine()
+		if len(left) == 0 && n <= before {
+			break
+		}
+		if time.Now().After(limit) {
+			t.Fatalf("%d goroutines after Serve returned, %d before; of the runtime's:\n%s", n, before, strings.Join(left, "\n\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -58,11 +59,8 @@ func (d *director) create(ctx context.Context, s spec, openingsText string, exte
 		return 0, 0, err
 	}
 	for _, n := range s.Players {
-		agent := ""
-		if players.IsAgent(n) {
-			agent = n
-		}
-		if err := d.db.EnsurePlayer(ctx, store.Player{Name: n, Agent: agent}); err != nil {
+		as, _ := s.builtin(n)
+		if err := d.db.EnsurePlayer(ctx, store.Player{Name: n, Agent: as.Agent}); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -117,12 +115,14 @@ func (d *director) run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	}
 
 	var builtins []string
+	agents := map[string]agentSpec{}
 	for _, n := range s.Players {
-		if players.IsAgent(n) {
+		if as, ok := s.builtin(n); ok {
 			builtins = append(builtins, n)
+			agents[n] = as
 		}
 	}
-	release, err := d.pool.acquire(builtins, s.Seed)
+	release, err := d.pool.acquire(builtins, agents, s.Seed)
 	if err != nil {
 		return err
 	}
@@ -250,6 +250,14 @@ func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
 	}
 }
 
+// builtinConcurrency is how many turns a built-in player answers at once, here and by
+// default in `arena player`: as many games as one tournament may play at once (the
+// concurrency limit in spec.go). The referee bounds the games in flight anyway, and a turn
+// left waiting behind other games' turns loses on time, whereas turns thinking side by
+// side only share the CPU: the agents stop at their deadlines. Every built-in agent is
+// safe for concurrent use (see players.RegisterAgent).
+const builtinConcurrency = 256
+
 // builtinPool runs built-in agents as players, each with its own NATS connection (the same
 // wire path an external player takes), shared by the tournaments that need them: a player
 // name must have one process behind it on the bus.
@@ -262,6 +270,7 @@ type builtinPool struct {
 }
 
 type builtinPlayer struct {
+	spec agentSpec
 	refs int
 	stop func()
 }
@@ -270,8 +279,9 @@ func newBuiltinPool(url string, log zerolog.Logger) *builtinPool {
 	return &builtinPool{url: url, log: log, running: map[string]*builtinPlayer{}}
 }
 
-// acquire makes sure each named agent runs; release stops those no one needs any more.
-func (p *builtinPool) acquire(names []string, seed int64) (release func(), err error) {
+// acquire makes sure each named player runs its agent (agents[name]); release stops those
+// no one needs any more. A name already running a different agent or settings is an error.
+func (p *builtinPool) acquire(names []string, agents map[string]agentSpec, seed int64) (release func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var got []string
@@ -286,27 +296,34 @@ func (p *builtinPool) acquire(names []string, seed int64) (release func(), err e
 			}
 		}
 	}
+	fail := func(err error) (func(), error) {
+		p.mu.Unlock()
+		release()
+		p.mu.Lock()
+		return nil, err
+	}
 	for i, name := range names {
+		as := agents[name]
 		if bp, ok := p.running[name]; ok {
+			if !reflect.DeepEqual(bp.spec, as) {
+				return fail(fmt.Errorf("player %s already plays as agent %s %v in another tournament; give this one another name", name, bp.spec.Agent, bp.spec.Params))
+			}
 			bp.refs++
 			got = append(got, name)
 			continue
 		}
-		stop, err := p.start(name, seed+int64(i))
+		stop, err := p.start(name, as, seed+int64(i))
 		if err != nil {
-			p.mu.Unlock()
-			release()
-			p.mu.Lock()
-			return nil, err
+			return fail(err)
 		}
-		p.running[name] = &builtinPlayer{refs: 1, stop: stop}
+		p.running[name] = &builtinPlayer{spec: as, refs: 1, stop: stop}
 		got = append(got, name)
 	}
 	return release, nil
 }
 
-func (p *builtinPool) start(name string, seed int64) (func(), error) {
-	agent, err := players.NewAgent(name, players.AgentConfig{Seed: seed})
+func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), error) {
+	agent, err := players.NewAgent(as.Agent, players.AgentConfig{Seed: seed, Params: as.Params})
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +333,10 @@ func (p *builtinPool) start(name string, seed int64) (func(), error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	cfg := players.Config{Name: name, Agent: name, Version: version, Games: players.AgentGames(name), Log: p.log.With().Str("player", name).Logger()}
+	cfg := players.Config{
+		Name: name, Agent: as.Agent, Version: version, Games: players.AgentGames(as.Agent),
+		Concurrency: builtinConcurrency, Log: p.log.With().Str("player", name).Logger(),
+	}
 	go func() {
 		defer close(done)
 		if err := players.Serve(ctx, nc, cfg, agent); err != nil && !errors.Is(err, context.Canceled) {

@@ -16,6 +16,8 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	name := fs.String("name", "", "player name, unique on the bus (default: the agent's name)")
 	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(players.AgentNames(), ", "))
 	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
+	concurrency := fs.Int("concurrency", builtinConcurrency,
+		"turns of different games answered at once (1: one turn at a time; a turn left waiting can lose on time)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -33,6 +35,9 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if !protocol.ValidName(*name) {
 		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
 	}
+	if *concurrency < 1 {
+		return usagef("--concurrency %d: want at least 1", *concurrency)
+	}
 	agent, err := players.NewAgent(*agentName, players.AgentConfig{Seed: *seed})
 	if err != nil {
 		return usagef("--agent: %v", err)
@@ -42,9 +47,11 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	defer nc.Close()
-	log.Info().Str("name", *name).Str("agent", *agentName).Str("nats", nc.ConnectedUrl()).Msg("player ready")
+	log.Info().Str("name", *name).Str("agent", *agentName).Int("concurrency", *concurrency).
+		Str("nats", nc.ConnectedUrl()).Msg("player ready")
 	err = players.Serve(ctx, nc, players.Config{
-		Name: *name, Agent: *agentName, Version: version, Games: players.AgentGames(*agentName), Log: log,
+		Name: *name, Agent: *agentName, Version: version, Games: players.AgentGames(*agentName),
+		Concurrency: *concurrency, Log: log,
 	}, agent)
 	if errors.Is(err, context.Canceled) {
 		return nil

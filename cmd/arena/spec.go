@@ -30,21 +30,78 @@ const (
 // toml tags) and what the tournament command's flags set; it is stored with the tournament,
 // as JSON, so that a stopped tournament can be resumed with exactly its own settings.
 type spec struct {
-	Name         string   `toml:"name" json:"name,omitempty"`
-	Game         string   `toml:"game" json:"game"`
-	Players      []string `toml:"players" json:"players"`
-	Format       string   `toml:"format" json:"format"`
-	Seeds        []string `toml:"seeds" json:"seeds,omitempty"`
-	Rounds       int      `toml:"rounds" json:"rounds"`
-	TimeControl  string   `toml:"time_control" json:"time_control"`
-	Margin       duration `toml:"margin" json:"margin"`
-	MaxPlies     int      `toml:"max_plies" json:"max_plies,omitempty"`
-	Openings     string   `toml:"openings" json:"openings,omitempty"`
-	OpeningOrder string   `toml:"opening_order" json:"opening_order,omitempty"`
-	Concurrency  int      `toml:"concurrency" json:"concurrency"`
-	Seed         int64    `toml:"seed" json:"seed"`
-	Wait         duration `toml:"wait" json:"wait"`
-	EloK         float64  `toml:"elo_k" json:"elo_k"`
+	Name    string   `toml:"name" json:"name,omitempty"`
+	Game    string   `toml:"game" json:"game"`
+	Players []string `toml:"players" json:"players"`
+	// Agents configures built-in agents under player names of their own, so that one agent
+	// can play with different settings ("d4" = minimax with depth=4).
+	Agents       map[string]agentSpec `toml:"agents" json:"agents,omitempty"`
+	Format       string               `toml:"format" json:"format"`
+	Seeds        []string             `toml:"seeds" json:"seeds,omitempty"`
+	Rounds       int                  `toml:"rounds" json:"rounds"`
+	TimeControl  string               `toml:"time_control" json:"time_control"`
+	Margin       duration             `toml:"margin" json:"margin"`
+	MaxPlies     int                  `toml:"max_plies" json:"max_plies,omitempty"`
+	Openings     string               `toml:"openings" json:"openings,omitempty"`
+	OpeningOrder string               `toml:"opening_order" json:"opening_order,omitempty"`
+	Concurrency  int                  `toml:"concurrency" json:"concurrency"`
+	Seed         int64                `toml:"seed" json:"seed"`
+	Wait         duration             `toml:"wait" json:"wait"`
+	EloK         float64              `toml:"elo_k" json:"elo_k"`
+}
+
+// agentSpec is a built-in agent with its parameters.
+type agentSpec struct {
+	Agent  string            `toml:"agent" json:"agent"`
+	Params map[string]string `toml:"params" json:"params,omitempty"`
+}
+
+// parsePlayers reads the --players list: each entry a player name (a built-in agent, or an
+// external player), or NAME=AGENT[:key=value...] for a built-in agent with settings, such
+// as d4=minimax:depth=4.
+func parsePlayers(list []string) ([]string, map[string]agentSpec, error) {
+	var names []string
+	agents := map[string]agentSpec{}
+	for _, entry := range list {
+		name, rest, configured := strings.Cut(entry, "=")
+		if strings.Contains(name, ":") {
+			return nil, nil, fmt.Errorf("%q: give the player a name, as in NAME=%s", entry, entry)
+		}
+		if !configured {
+			names = append(names, entry)
+			continue
+		}
+		parts := strings.Split(rest, ":")
+		as := agentSpec{Agent: parts[0]}
+		for _, kv := range parts[1:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" || v == "" {
+				return nil, nil, fmt.Errorf("%q: %q is not key=value", entry, kv)
+			}
+			if as.Params == nil {
+				as.Params = map[string]string{}
+			}
+			as.Params[k] = v
+		}
+		names = append(names, name)
+		agents[name] = as
+	}
+	if len(agents) == 0 {
+		agents = nil
+	}
+	return names, agents, nil
+}
+
+// builtin returns the agent that plays under name, and whether there is one: a configured
+// agent, or the agent of that very name.
+func (s spec) builtin(name string) (agentSpec, bool) {
+	if as, ok := s.Agents[name]; ok {
+		return as, true
+	}
+	if players.IsAgent(name) {
+		return agentSpec{Agent: name}, true
+	}
+	return agentSpec{}, false
 }
 
 // defaultSpec holds the defaults of every setting a description may leave out.
@@ -98,7 +155,7 @@ func parseSpecFile(source string, text []byte) (spec, error) {
 
 // specKeys lists the keys a tournament file may use.
 func specKeys() []string {
-	return []string{"name", "game", "players", "format", "seeds", "rounds", "time_control", "margin",
+	return []string{"name", "game", "players", "agents", "format", "seeds", "rounds", "time_control", "margin",
 		"max_plies", "openings", "opening_order", "concurrency", "seed", "wait", "elo_k"}
 }
 
@@ -149,13 +206,26 @@ func (s spec) compile(openingsText string, external bool) (plan, error) {
 			return plan{}, fmt.Errorf("players: %q is listed twice", n)
 		}
 		seen[n] = true
+		as, isBuiltin := s.builtin(n)
 		switch {
-		case players.IsAgent(n):
-			if !playsGame(players.AgentGames(n), g) {
-				return plan{}, fmt.Errorf("players: agent %q does not play %s", n, g.Name())
+		case isBuiltin:
+			if !players.IsAgent(as.Agent) {
+				return plan{}, fmt.Errorf("players: %s: unknown agent %q (built-in: %s)", n, as.Agent, strings.Join(players.AgentNames(), ", "))
+			}
+			if !playsGame(players.AgentGames(as.Agent), g) {
+				return plan{}, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
+			}
+			// Build it once, so that a bad setting is reported now, not when games start.
+			if _, err := players.NewAgent(as.Agent, players.AgentConfig{Params: as.Params}); err != nil {
+				return plan{}, fmt.Errorf("players: %s: %v", n, err)
 			}
 		case !external:
 			return plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(players.AgentNames(), ", "))
+		}
+	}
+	for n := range s.Agents {
+		if !seen[n] {
+			return plan{}, fmt.Errorf("agents: %q is not one of the players", n)
 		}
 	}
 	if s.Rounds < 1 {

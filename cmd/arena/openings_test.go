@@ -84,7 +84,7 @@ func TestOpeningsErrors(t *testing.T) {
 		{"no plies", []string{"--game", "othello"}, true},
 		{"too many plies", []string{"--plies", "21"}, true},
 		{"unknown game", []string{"--game", "go", "--plies", "2"}, true},
-		{"bad option", []string{"--game", "othello:size=6", "--plies", "2"}, true},
+		{"bad option", []string{"--game", "othello:size=5", "--plies", "2"}, true},
 		{"stray argument", []string{"--plies", "2", "extra"}, true},
 		{"unknown flag", []string{"--depth", "2"}, true},
 		{"game over", []string{"--game", "testcount:target=3", "--plies", "3"}, false},

@@ -21,6 +21,9 @@ const (
 // time after the first two (pre marks o discs whose neighbour behind is also o), so four
 // steps reach the longest possible run of six. The shifts are written out as constants
 // so that the compiler emits plain shift instructions.
+//
+// On a board smaller than 8x8 the result may include squares just past the board's last
+// file or rank, which are empty in the layout; callers intersect it with the board mask.
 func legalMask(p, o uint64) uint64 {
 	oi := o & inner
 	var m uint64

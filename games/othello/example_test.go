@@ -46,3 +46,23 @@ func ExamplePerft() {
 	// 5 1396
 	// 6 8200
 }
+
+// The smaller boards are game options; their positions and moves use the same notation
+// over fewer squares.
+func Example_sizes() {
+	for _, spec := range []string{"othello:size=6", "othello:size=4"} {
+		g, err := game.Lookup(spec)
+		if err != nil {
+			panic(err)
+		}
+		s := g.NewState()
+		var legal []string
+		for _, m := range s.LegalMoves(s.ToMove(), nil) {
+			legal = append(legal, s.MoveString(m))
+		}
+		fmt.Println(g.Name(), s, strings.Join(legal, " "))
+	}
+	// Output:
+	// othello:size=6 --------------OX----XO-------------- X c2 b3 e4 d5
+	// othello:size=4 -----OX--XO----- X b1 a2 d3 c4
+}

@@ -8,8 +8,8 @@ import (
 )
 
 // Square returns the move placing a disc on the square at file (0 for a, ..., 7 for h)
-// and rank (0 for rank 1, ..., 7 for rank 8). It panics outside the board: callers pass
-// constants or loop indices.
+// and rank (0 for rank 1, ..., 7 for rank 8), on any board size. It panics outside the
+// 8x8 layout: callers pass constants or loop indices.
 func Square(file, rank int) game.Move {
 	if file < 0 || file >= Size || rank < 0 || rank >= Size {
 		panic(fmt.Sprintf("othello: square (%d, %d) is off the board", file, rank))
@@ -17,12 +17,18 @@ func Square(file, rank int) game.Move {
 	return game.Move(rank*Size + file)
 }
 
-// MoveString returns "pass" or the square in algebraic notation, file a-h then rank
-// 1-8, as in "d3". A value that is no move at all prints as "invalid(n)".
-func (s *State) MoveString(m game.Move) string { return MoveString(m) }
+// MoveString returns "pass" or the square in algebraic notation, file then rank, as in
+// "d3" (a1-h8 on 8x8, a1-f6 on 6x6, a1-d4 on 4x4). A value that is no move on this board
+// prints as "invalid(n)".
+func (s *State) MoveString(m game.Move) string {
+	if m >= 0 && m < Squares && s.board&bitOf(int(m)) == 0 {
+		return fmt.Sprintf("invalid(%d)", int32(m))
+	}
+	return MoveString(m)
+}
 
-// MoveString is State.MoveString without a state: Othello notation does not depend on
-// the position.
+// MoveString is State.MoveString without a state, for the 8x8 layout: Othello notation
+// does not depend on the position, and every board size numbers its squares as 8x8 does.
 func MoveString(m game.Move) string {
 	switch {
 	case m == Pass:
@@ -33,11 +39,23 @@ func MoveString(m game.Move) string {
 	return fmt.Sprintf("invalid(%d)", int32(m))
 }
 
-// ParseMove reads a move: a square such as "d3" or "pass", in any case and with
-// surrounding white space. It does not check legality.
-func (s *State) ParseMove(text string) (game.Move, error) { return ParseMove(text) }
+// ParseMove reads a move: a square of this board such as "d3", or "pass", in any case and
+// with surrounding white space. A square off a smaller board ("h8" on 6x6) is no move at
+// all. It does not check legality.
+func (s *State) ParseMove(text string) (game.Move, error) {
+	m, err := ParseMove(text)
+	if err != nil {
+		return 0, err
+	}
+	if m != Pass && s.board&bitOf(int(m)) == 0 {
+		n := s.Size()
+		return 0, fmt.Errorf("%w: othello: %q is not a square a1-%c%d of the %dx%d board or pass",
+			game.ErrBadMove, text, 'a'+n-1, n, n, n)
+	}
+	return m, nil
+}
 
-// ParseMove is State.ParseMove without a state.
+// ParseMove is State.ParseMove without a state, for the 8x8 board.
 func ParseMove(text string) (game.Move, error) {
 	t := strings.TrimSpace(text)
 	if len(t) == 4 && asciiLower(t[0]) == 'p' && asciiLower(t[1]) == 'a' &&
@@ -68,68 +86,94 @@ const (
 	emptyChar = '-'
 )
 
-// textLen is the length of the position text: the squares, a space, the side to move.
-const textLen = Squares + 2
+// maxTextLen is the length of the longest position text, that of 8x8: the squares, a
+// space, the side to move.
+const maxTextLen = Squares + 2
 
-// String returns the position as 64 characters for the squares a1, b1, ..., h1, a2, ...,
-// h8 ('X' black, 'O' white, '-' empty), a space, and the colour to move ('X' or 'O').
-// The initial position is
+// String returns the position as n*n characters for the squares of the n by n board, rank
+// by rank from rank 1 and file a within a rank (a1, b1, ..., h1, a2, ..., h8 on 8x8;
+// a1, ..., f1, a2, ..., f6 on 6x6), each 'X' (black), 'O' (white) or '-' (empty); then a
+// space and the colour to move ('X' or 'O'). The initial positions are
 //
-//	---------------------------OX------XO--------------------------- X
+//	---------------------------OX------XO--------------------------- X    (8x8)
+//	--------------OX----XO-------------- X                                (6x6)
+//	-----OX--XO----- X                                                    (4x4)
 //
 // The text does not record the ply count, so a parsed position starts again at ply 0.
 // When the game is over the last character is the colour that would have moved next.
 func (s *State) String() string {
-	var b [textLen]byte
-	for i := 0; i < Squares; i++ {
-		switch bit := bitOf(i); {
-		case s.discs[Black]&bit != 0:
-			b[i] = blackChar
-		case s.discs[White]&bit != 0:
-			b[i] = whiteChar
-		default:
-			b[i] = emptyChar
-		}
-	}
-	b[Squares] = ' '
-	b[Squares+1] = blackChar
-	if s.side == White {
-		b[Squares+1] = whiteChar
-	}
-	return string(b[:])
+	var b [maxTextLen]byte
+	return string(s.appendText(b[:0]))
 }
 
-// Parse reads a position in the notation of State.String, exactly: no other characters,
-// case or spacing. Any arrangement of discs is accepted, including ones no game reaches.
-// Errors wrap game.ErrBadPosition.
-func Parse(text string) (*State, error) {
-	if len(text) != textLen {
-		return nil, fmt.Errorf("%w: othello: position has %d bytes, want %d (64 squares, a space, X or O)",
-			game.ErrBadPosition, len(text), textLen)
+// appendText appends the position text to dst.
+func (s *State) appendText(dst []byte) []byte {
+	dst = appendBoard(dst, s.Size(), s.discs[Black], s.discs[White])
+	return append(dst, ' ', sideChar(s.side))
+}
+
+// appendBoard appends the squares of an n by n board, in the order of String.
+func appendBoard(dst []byte, n int, black, white uint64) []byte {
+	for r := range n {
+		for f := range n {
+			switch bit := bitOf(r*Size + f); {
+			case black&bit != 0:
+				dst = append(dst, blackChar)
+			case white&bit != 0:
+				dst = append(dst, whiteChar)
+			default:
+				dst = append(dst, emptyChar)
+			}
+		}
 	}
-	var s State
-	for i := 0; i < Squares; i++ {
+	return dst
+}
+
+func sideChar(side game.Seat) byte {
+	if side == White {
+		return whiteChar
+	}
+	return blackChar
+}
+
+// Parse reads an 8x8 position in the notation of State.String; Game.Parse reads the
+// positions of the other board sizes.
+func Parse(text string) (*State, error) { return New().Parse(text) }
+
+// Parse reads a position of this board size in the notation of State.String, exactly: no
+// other characters, case, spacing or length. Any arrangement of discs is accepted,
+// including ones no game reaches. Errors wrap game.ErrBadPosition.
+func (g *Game) Parse(text string) (*State, error) {
+	n := g.size
+	squares := n * n
+	if len(text) != squares+2 {
+		return nil, fmt.Errorf("%w: othello: position has %d bytes, want %d for %dx%d (%d squares, a space, X or O)",
+			game.ErrBadPosition, len(text), squares+2, n, n, squares)
+	}
+	s := State{board: g.board}
+	for i := range squares {
+		sq := (i/n)*Size + i%n
 		switch text[i] {
 		case blackChar:
-			s.discs[Black] |= bitOf(i)
+			s.discs[Black] |= bitOf(sq)
 		case whiteChar:
-			s.discs[White] |= bitOf(i)
+			s.discs[White] |= bitOf(sq)
 		case emptyChar:
 		default:
 			return nil, fmt.Errorf("%w: othello: square %s holds %q, want X, O or -",
-				game.ErrBadPosition, MoveString(game.Move(i)), text[i])
+				game.ErrBadPosition, MoveString(game.Move(sq)), text[i])
 		}
 	}
-	if text[Squares] != ' ' {
-		return nil, fmt.Errorf("%w: othello: want a space after the 64 squares, got %q", game.ErrBadPosition, text[Squares])
+	if text[squares] != ' ' {
+		return nil, fmt.Errorf("%w: othello: want a space after the %d squares, got %q", game.ErrBadPosition, squares, text[squares])
 	}
-	switch text[Squares+1] {
+	switch text[squares+1] {
 	case blackChar:
 		s.side = Black
 	case whiteChar:
 		s.side = White
 	default:
-		return nil, fmt.Errorf("%w: othello: side to move is %q, want X or O", game.ErrBadPosition, text[Squares+1])
+		return nil, fmt.Errorf("%w: othello: side to move is %q, want X or O", game.ErrBadPosition, text[squares+1])
 	}
 	return &s, nil
 }

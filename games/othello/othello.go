@@ -3,6 +3,7 @@ package othello
 import (
 	"fmt"
 	"math/bits"
+	"strconv"
 
 	"github.com/arenaref/arena/game"
 )
@@ -16,95 +17,187 @@ const (
 	White game.Seat = 1
 )
 
-// Size is the side of the board. Only 8x8 is implemented; the Game value carries its
-// size so that smaller boards can be added as a game option without changing callers.
+// Size is the side of the standard board, and also the width of the bitboard layout every
+// board size shares: square moves are numbered as on the 8x8 board whatever the size.
 const Size = 8
 
-// Squares is the number of squares on the board; square moves are 0..Squares-1.
+// Squares is the number of squares of the 8x8 layout; square moves are 0..Squares-1 on
+// every board size (a smaller board uses only the squares of its a1 corner).
 const Squares = Size * Size
 
 // Pass is the move a player makes when it has no disc to place. It is legal only then.
+// Its value is the same on every board size.
 const Pass game.Move = Squares
+
+// sizes lists the board sizes the game offers, as the "size" option takes them.
+var sizes = [...]int{4, 6, 8}
+
+// Sizes returns the board sizes the game offers: 4, 6 and 8.
+func Sizes() []int { return append([]int(nil), sizes[:]...) }
+
+// sizeNames is the allowed sizes as an error message names them.
+const sizeNames = "4, 6 or 8"
 
 var seatNames = []string{"black", "white"}
 
 func init() {
 	game.Register(Name, func(opts game.Options) (game.Game, error) {
-		if err := game.CheckOptions(opts); err != nil {
+		if err := game.CheckOptions(opts, "size"); err != nil {
 			return nil, err
 		}
-		return New(), nil
+		v, ok := opts["size"]
+		if !ok {
+			return New(), nil
+		}
+		// Only the plain digits are taken, so that one board has one spelling in specs.
+		for _, n := range sizes {
+			if v == strconv.Itoa(n) {
+				return NewSize(n)
+			}
+		}
+		return nil, fmt.Errorf("%w: othello: size %q is not one of %s", game.ErrBadGameOption, v, sizeNames)
 	})
 }
 
-// Game is Othello with its options applied. Build one with New or through game.Lookup.
+// Game is Othello on one board size. Build one with New, NewSize or through game.Lookup.
 type Game struct {
-	size int // always Size for now; see the Size constant
+	size  int
+	board uint64 // the squares of the board in the 8x8 layout
 }
 
 var _ game.Game = (*Game)(nil)
 
 // New returns standard 8x8 Othello.
-func New() *Game { return &Game{size: Size} }
+func New() *Game { return &Game{size: Size, board: boardMask(Size)} }
 
-// Name returns "othello".
-func (g *Game) Name() string { return Name }
+// NewSize returns Othello on an n by n board, n being 4, 6 or 8 (see Sizes). Other sizes
+// return an error wrapping game.ErrBadGameOption.
+func NewSize(n int) (*Game, error) {
+	for _, ok := range sizes {
+		if n == ok {
+			return &Game{size: n, board: boardMask(n)}, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: othello: size %d is not one of %s", game.ErrBadGameOption, n, sizeNames)
+}
+
+// boardMask returns the squares of an n by n board placed in the a1 corner of the 8x8
+// layout: files a onwards and ranks 1 onwards.
+func boardMask(n int) uint64 {
+	if n == Size {
+		return ^uint64(0)
+	}
+	var m uint64
+	for r := range n {
+		m |= (1<<uint(n) - 1) << uint(Size*r)
+	}
+	return m
+}
+
+// Name returns the canonical spec: "othello" for 8x8, "othello:size=6" and
+// "othello:size=4" for the smaller boards.
+func (g *Game) Name() string {
+	if g.size == Size {
+		return Name
+	}
+	return Name + ":size=" + strconv.Itoa(g.size)
+}
+
+// Size returns the side of the board.
+func (g *Game) Size() int { return g.size }
 
 // Seats returns ["black", "white"].
 func (g *Game) Seats() []string { return append([]string(nil), seatNames...) }
 
 // NewState returns the initial position (a *State).
-func (g *Game) NewState() game.State { return NewState() }
+func (g *Game) NewState() game.State { return g.Initial() }
 
-// ParseState reads a position in the notation State.String writes (a *State).
+// ParseState reads a position of this board size in the notation State.String writes (a
+// *State).
 func (g *Game) ParseState(text string) (game.State, error) {
-	s, err := Parse(text)
+	s, err := g.Parse(text)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// State is an Othello position: the discs of each colour, the colour to move and the
-// number of plies played. It is a small value: copying it (c := *s) is a complete,
-// allocation-free clone, which searches may use instead of Clone.
+// State is an Othello position: the discs of each colour, the squares of the board, the
+// colour to move and the number of plies played. It is a small value: copying it
+// (c := *s) is a complete, allocation-free clone, which searches may use instead of Clone.
+//
+// Every board size uses the bitboard layout of 8x8, an n by n board taking its a1 corner.
+// The squares off the board are never occupied, and board masks them out of the legal
+// moves; flips need no mask, since a line of discs only runs over occupied squares.
 type State struct {
 	discs [2]uint64 // indexed by colour: discs[Black], discs[White]
+	board uint64    // the squares of the board: all 64 for 8x8
 	side  game.Seat // the colour whose turn it is; kept as is when the game ends
 	ply   int
 }
 
 var _ game.State = (*State)(nil)
 
-// NewState returns the initial position: d4 and e5 white, e4 and d5 black, black to move.
-func NewState() *State {
+// NewState returns the initial 8x8 position: d4 and e5 white, e4 and d5 black, black to
+// move.
+func NewState() *State { return New().Initial() }
+
+// Initial returns the initial position of this board size: the four centre squares
+// occupied, the two on the a1-h8 diagonal white and the other two black, black to move.
+// On 8x8 that is d4 and e5 white, e4 and d5 black; on 6x6 c3 and d4 white, d3 and c4
+// black; on 4x4 b2 and c3 white, c2 and b3 black.
+func (g *Game) Initial() *State {
+	lo, hi := g.size/2-1, g.size/2 // the centre files and ranks
 	return &State{
 		discs: [2]uint64{
-			Black: bitOf(28) | bitOf(35), // e4, d5
-			White: bitOf(27) | bitOf(36), // d4, e5
+			Black: bitOf(lo*Size+hi) | bitOf(hi*Size+lo),
+			White: bitOf(lo*Size+lo) | bitOf(hi*Size+hi),
 		},
-		side: Black,
+		board: g.board,
+		side:  Black,
 	}
 }
 
-// NewStateFromBitboards builds a position from the discs of each colour (bit i for
-// square i, as in Bitboards) and the colour to move. Its Ply is 0. It returns an error
-// wrapping game.ErrBadPosition when the colours overlap or side is neither Black nor White.
+// NewStateFromBitboards builds an 8x8 position from the discs of each colour (bit i for
+// square i, as in Bitboards) and the colour to move; Game.FromBitboards does the same for
+// any board size. Its Ply is 0. It returns an error wrapping game.ErrBadPosition when the
+// colours overlap or side is neither Black nor White.
 func NewStateFromBitboards(black, white uint64, side game.Seat) (*State, error) {
+	return New().FromBitboards(black, white, side)
+}
+
+// FromBitboards builds a position of this board size from the discs of each colour (bit i
+// for square i of the 8x8 layout, as in Bitboards) and the colour to move. Its Ply is 0.
+// It returns an error wrapping game.ErrBadPosition when the colours overlap, a disc lies
+// off the board, or side is neither Black nor White.
+func (g *Game) FromBitboards(black, white uint64, side game.Seat) (*State, error) {
 	if black&white != 0 {
 		return nil, fmt.Errorf("%w: othello: a square holds both colours", game.ErrBadPosition)
+	}
+	if (black|white)&^g.board != 0 {
+		return nil, fmt.Errorf("%w: othello: a disc lies off the %dx%d board", game.ErrBadPosition, g.size, g.size)
 	}
 	if side != Black && side != White {
 		return nil, fmt.Errorf("%w: othello: side to move %v is not black or white", game.ErrBadPosition, side)
 	}
-	return &State{discs: [2]uint64{black, white}, side: side}, nil
+	return &State{discs: [2]uint64{black, white}, board: g.board, side: side}, nil
 }
 
 func bitOf(sq int) uint64 { return 1 << uint(sq) }
 
 // Bitboards returns the discs of each colour, bit i standing for square i (a1 = 0, h1 = 7,
-// a2 = 8, ..., h8 = 63).
+// a2 = 8, ..., h8 = 63) on every board size.
 func (s *State) Bitboards() (black, white uint64) { return s.discs[Black], s.discs[White] }
+
+// Size returns the side of the board: 4, 6 or 8.
+func (s *State) Size() int { return bits.OnesCount64(s.board & 0xff) }
+
+// BoardMask returns the squares of the board as a bitboard: every bit on 8x8, the n by n
+// block of the a1 corner on smaller boards.
+func (s *State) BoardMask() uint64 { return s.board }
+
+// Game returns the game of this position's board size.
+func (s *State) Game() *Game { return &Game{size: s.Size(), board: s.board} }
 
 // DiscCounts returns how many discs each colour has on the board.
 func (s *State) DiscCounts() (black, white int) {
@@ -118,8 +211,8 @@ func (s *State) Margin() int {
 	return b - w
 }
 
-// Empties returns the number of empty squares.
-func (s *State) Empties() int { return Squares - bits.OnesCount64(s.discs[0]|s.discs[1]) }
+// Empties returns the number of empty squares of the board.
+func (s *State) Empties() int { return bits.OnesCount64(s.board &^ (s.discs[0] | s.discs[1])) }
 
 // Side returns the colour whose turn it is, or was when the game ended. Unlike ToMove it
 // never returns game.Terminal.
@@ -128,14 +221,14 @@ func (s *State) Side() game.Seat { return s.side }
 // MoveMask returns the squares where the side to move may place a disc, as a bitboard.
 // It is empty when the side to move must pass or the game is over.
 func (s *State) MoveMask() uint64 {
-	return legalMask(s.discs[s.side], s.discs[1-s.side])
+	return legalMask(s.discs[s.side], s.discs[1-s.side]) & s.board
 }
 
 // ToMove returns the colour to move (which may have to pass), or game.Terminal when
 // neither colour can place a disc.
 func (s *State) ToMove() game.Seat {
 	p, o := s.discs[s.side], s.discs[1-s.side]
-	if legalMask(p, o) != 0 || legalMask(o, p) != 0 {
+	if legalMask(p, o)&s.board != 0 || legalMask(o, p)&s.board != 0 {
 		return s.side
 	}
 	return game.Terminal
@@ -152,9 +245,9 @@ func (s *State) LegalMoves(seat game.Seat, buf []game.Move) []game.Move {
 		return buf
 	}
 	p, o := s.discs[s.side], s.discs[1-s.side]
-	m := legalMask(p, o)
+	m := legalMask(p, o) & s.board
 	if m == 0 {
-		if legalMask(o, p) != 0 {
+		if legalMask(o, p)&s.board != 0 {
 			buf = append(buf, Pass)
 		}
 		return buf
@@ -171,8 +264,8 @@ func (s *State) LegalMoves(seat game.Seat, buf []game.Move) []game.Move {
 // state unchanged.
 func (s *State) Play(m game.Move) error {
 	p, o := s.discs[s.side], s.discs[1-s.side]
-	moves := legalMask(p, o)
-	if moves == 0 && legalMask(o, p) == 0 {
+	moves := legalMask(p, o) & s.board
+	if moves == 0 && legalMask(o, p)&s.board == 0 {
 		return fmt.Errorf("%w: othello: %s after the end", game.ErrGameOver, s.MoveString(m))
 	}
 	switch {

@@ -42,21 +42,63 @@ func moveStrings(s game.State, ms []game.Move) []string {
 	return out
 }
 
+// games returns the three board sizes, as game.Lookup builds them.
+func games(t testing.TB) []*othello.Game {
+	t.Helper()
+	var gs []*othello.Game
+	for _, spec := range []string{"othello:size=4", "othello:size=6", "othello"} {
+		g, err := game.Lookup(spec)
+		if err != nil {
+			t.Fatalf("Lookup(%q): %v", spec, err)
+		}
+		gs = append(gs, g.(*othello.Game))
+	}
+	return gs
+}
+
 func TestConformance(t *testing.T) {
-	gametest.Run(t, othello.New(), gametest.Playouts(40), gametest.Seed(7))
+	for _, g := range games(t) {
+		t.Run(g.Name(), func(t *testing.T) {
+			gametest.Run(t, g, gametest.Playouts(40), gametest.Seed(7))
+		})
+	}
 }
 
 func TestRegistered(t *testing.T) {
-	g, err := game.Lookup("othello")
-	if err != nil {
-		t.Fatalf("Lookup(othello): %v", err)
+	for _, tt := range []struct{ spec, name string }{
+		{"othello", "othello"},
+		{"othello:size=8", "othello"},
+		{"othello:size=6", "othello:size=6"},
+		{"othello:size=4", "othello:size=4"},
+	} {
+		g, err := game.Lookup(tt.spec)
+		if err != nil {
+			t.Errorf("Lookup(%q): %v", tt.spec, err)
+			continue
+		}
+		if g.Name() != tt.name || !slices.Equal(g.Seats(), []string{"black", "white"}) {
+			t.Errorf("Lookup(%q): got %q with seats %v, want %q", tt.spec, g.Name(), g.Seats(), tt.name)
+		}
+		// The canonical name looks up the same game.
+		again, err := game.Lookup(g.Name())
+		if err != nil || again.Name() != g.Name() || again.NewState().String() != g.NewState().String() {
+			t.Errorf("Lookup(%q) of the canonical name: %v", g.Name(), err)
+		}
 	}
-	if g.Name() != "othello" || !slices.Equal(g.Seats(), []string{"black", "white"}) {
-		t.Errorf("got %q with seats %v", g.Name(), g.Seats())
-	}
-	for _, spec := range []string{"othello:size=6", "othello:size=8", "othello:variant=x"} {
-		if _, err := game.Lookup(spec); !errors.Is(err, game.ErrBadGameOption) {
+	for _, spec := range []string{"othello:size=5", "othello:size=10", "othello:size=0", "othello:size=-6",
+		"othello:size=06", "othello:size=six", "othello:size=6x6", "othello:variant=x", "othello:size=6,variant=x"} {
+		_, err := game.Lookup(spec)
+		if !errors.Is(err, game.ErrBadGameOption) {
 			t.Errorf("Lookup(%q): error %v, want ErrBadGameOption", spec, err)
+			continue
+		}
+		if strings.Contains(spec, "size") && !strings.Contains(spec, "variant") && !strings.Contains(err.Error(), "4, 6 or 8") {
+			t.Errorf("Lookup(%q): error %q does not name the allowed sizes", spec, err)
+		}
+	}
+	for _, n := range []int{0, 2, 5, 7, 9, 16} {
+		if _, err := othello.NewSize(n); !errors.Is(err, game.ErrBadGameOption) {
+			t.Errorf("NewSize(%d): error %v, want ErrBadGameOption", n, err)
 		}
 	}
 }
@@ -195,21 +237,22 @@ func TestPlayFlips(t *testing.T) {
 	}
 }
 
-// refFlips is a plain square-by-square version of the rules, to check the bitboard code
-// against: the discs the side with discs own turns over by playing sq.
-func refFlips(own, opp uint64, sq int) uint64 {
-	if (own|opp)&(1<<sq) != 0 {
+// refFlips is a plain square-by-square version of the rules on an n by n board, to check
+// the bitboard code against: the discs the side with discs own turns over by playing sq.
+func refFlips(own, opp uint64, sq, n int) uint64 {
+	if (own|opp)&(1<<sq) != 0 || sq%8 >= n || sq/8 >= n {
 		return 0
 	}
+	on := func(f, r int) bool { return f >= 0 && f < n && r >= 0 && r < n }
 	var all uint64
 	for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
 		f, r := sq%8+d[0], sq/8+d[1]
 		var run uint64
-		for f >= 0 && f < 8 && r >= 0 && r < 8 && opp&(1<<(r*8+f)) != 0 {
+		for on(f, r) && opp&(1<<(r*8+f)) != 0 {
 			run |= 1 << (r*8 + f)
 			f, r = f+d[0], r+d[1]
 		}
-		if run != 0 && f >= 0 && f < 8 && r >= 0 && r < 8 && own&(1<<(r*8+f)) != 0 {
+		if run != 0 && on(f, r) && own&(1<<(r*8+f)) != 0 {
 			all |= run
 		}
 	}
@@ -223,9 +266,10 @@ func checkAgainstReference(t *testing.T, s *othello.State) {
 	if s.Side() == othello.White {
 		own, opp = white, black
 	}
+	n := s.Size()
 	var want uint64
 	for sq := range 64 {
-		if refFlips(own, opp, sq) != 0 {
+		if refFlips(own, opp, sq, n) != 0 {
 			want |= 1 << sq
 		}
 	}
@@ -234,7 +278,7 @@ func checkAgainstReference(t *testing.T, s *othello.State) {
 	}
 	for m := want; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		f := refFlips(own, opp, sq)
+		f := refFlips(own, opp, sq, n)
 		c := *s
 		if err := c.Play(game.Move(sq)); err != nil {
 			t.Fatalf("%s: Play(%d): %v", s, sq, err)
@@ -256,8 +300,8 @@ func TestRulesAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Positions from random games.
 	var buf []game.Move
-	for range 200 {
-		s := othello.NewState()
+	for i := range 300 {
+		s := games(t)[i%3].Initial()
 		for !s.IsTerminal() {
 			checkAgainstReference(t, s)
 			buf = s.LegalMoves(s.ToMove(), buf[:0])
@@ -267,8 +311,11 @@ func TestRulesAgainstReference(t *testing.T) {
 		}
 	}
 	// Random boards, which reach edge cases games rarely do (long lines along edges).
-	for range 20000 {
-		a, b := rng.Uint64(), rng.Uint64()
+	gs := games(t)
+	for i := range 30000 {
+		g := gs[i%3]
+		board := g.Initial().BoardMask()
+		a, b := rng.Uint64()&board, rng.Uint64()
 		black, white := a&b, a&^b
 		if rng.IntN(2) == 0 {
 			black &= rng.Uint64() | rng.Uint64()
@@ -277,7 +324,7 @@ func TestRulesAgainstReference(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			side = othello.White
 		}
-		s, err := othello.NewStateFromBitboards(black, white, side)
+		s, err := g.FromBitboards(black, white, side)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -110,12 +110,14 @@ func TestPerftAgainstPlay(t *testing.T) {
 }
 
 func TestPerftNoAllocations(t *testing.T) {
-	s := othello.NewState()
-	if n := testing.AllocsPerRun(5, func() { othello.Perft(s, 5, othello.PerftLeaves) }); n != 0 {
-		t.Errorf("Perft allocates %v times per run", n)
-	}
-	if n := testing.AllocsPerRun(5, func() { othello.Perft(s, 5, othello.PerftExact) }); n != 0 {
-		t.Errorf("Perft allocates %v times per run", n)
+	for _, g := range games(t) {
+		s := g.Initial()
+		if n := testing.AllocsPerRun(5, func() { othello.Perft(s, 5, othello.PerftLeaves) }); n != 0 {
+			t.Errorf("%s: Perft allocates %v times per run", g.Name(), n)
+		}
+		if n := testing.AllocsPerRun(5, func() { othello.Perft(s, 5, othello.PerftExact) }); n != 0 {
+			t.Errorf("%s: Perft allocates %v times per run", g.Name(), n)
+		}
 	}
 }
 
@@ -127,6 +129,23 @@ func BenchmarkPerft(b *testing.B) {
 			var leaves uint64
 			for b.Loop() {
 				leaves += othello.Perft(s, 9, mode)
+			}
+			b.ReportMetric(float64(leaves)/b.Elapsed().Seconds(), "leaves/s")
+		})
+	}
+	// The smaller boards share the move generator, masked to their squares.
+	for _, n := range []int{6, 4} {
+		g, err := othello.NewSize(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		depth := map[int]int{6: 9, 4: 14}[n]
+		b.Run(fmt.Sprintf("%dx%d/leaves/%d", n, n, depth), func(b *testing.B) {
+			b.ReportAllocs()
+			s := g.Initial()
+			var leaves uint64
+			for b.Loop() {
+				leaves += othello.Perft(s, depth, othello.PerftLeaves)
 			}
 			b.ReportMetric(float64(leaves)/b.Elapsed().Seconds(), "leaves/s")
 		})

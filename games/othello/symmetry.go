@@ -49,18 +49,22 @@ func flipDiagonal(b uint64) uint64 {
 // symmetries is the number of symmetries of the board, the identity included.
 const symmetries = 8
 
-// transform applies symmetry number sym (0 to 7; 0 is the identity) to a bitboard. Bit 0
-// mirrors the files, bit 1 flips the ranks, and bit 2 reflects about the a1-h8 diagonal
-// first; the eight combinations are the eight symmetries.
-func transform(b uint64, sym int) uint64 {
+// transform applies symmetry number sym (0 to 7; 0 is the identity) to a bitboard of an
+// n by n board in the a1 corner of the layout. Bit 0 mirrors the files, bit 1 flips the
+// ranks, and bit 2 reflects about the a1-h8 diagonal first; the eight combinations are the
+// eight symmetries. On a smaller board the 8x8 mirror and flip move the block to the far
+// corner, so a shift by the missing files or ranks brings it back to a1: the file f goes
+// to 7-f, then to 7-f-(8-n) = n-1-f. The diagonal keeps the a1 block where it is.
+func transform(b uint64, sym, n int) uint64 {
+	gap := uint(Size - n)
 	if sym&4 != 0 {
 		b = flipDiagonal(b)
 	}
 	if sym&2 != 0 {
-		b = flipVertical(b)
+		b = flipVertical(b) >> (Size * gap)
 	}
 	if sym&1 != 0 {
-		b = mirrorHorizontal(b)
+		b = mirrorHorizontal(b) >> gap
 	}
 	return b
 }
@@ -68,32 +72,31 @@ func transform(b uint64, sym int) uint64 {
 // CanonicalKey returns the same text for this position and its seven images under the
 // rotations and reflections of the board, and different texts for positions that are not
 // images of each other. The side to move is part of the key. It implements the
-// Canonicalizer interface of package game/opening, which folds symmetric openings.
+// Canonicalizer interface of package game/opening, which folds symmetric openings. It
+// works on every board size.
 //
 // The key is in the notation of String: of the eight transformed boards, the one whose
-// 64-character text is smallest, then a space and the side to move. It is therefore
-// itself a position (one of the eight images), which ParseState reads.
+// text is smallest, then a space and the side to move. It is therefore itself a position
+// (one of the eight images), which ParseState reads.
 func (s *State) CanonicalKey() string {
+	n := s.Size()
 	bestB, bestW := s.discs[Black], s.discs[White]
 	for sym := 1; sym < symmetries; sym++ {
-		b, w := transform(s.discs[Black], sym), transform(s.discs[White], sym)
+		b, w := transform(s.discs[Black], sym, n), transform(s.discs[White], sym, n)
 		if textLess(b, w, bestB, bestW) {
 			bestB, bestW = b, w
 		}
 	}
-	var key [textLen]byte
-	boardText(key[:Squares], bestB, bestW)
-	key[Squares] = ' '
-	key[Squares+1] = blackChar
-	if s.side == White {
-		key[Squares+1] = whiteChar
-	}
-	return string(key[:])
+	var key [maxTextLen]byte
+	k := appendBoard(key[:0], n, bestB, bestW)
+	k = append(k, ' ', sideChar(s.side))
+	return string(k)
 }
 
 // textLess reports whether the board (b1, w1) has a smaller text than (b2, w2) without
-// writing either text out. The texts first differ at the lowest square where the boards
-// differ, and there the characters order as '-' < 'O' < 'X' (empty, white, black).
+// writing either text out. The texts list the squares in the order of their bits, so they
+// first differ at the lowest square where the boards differ, and there the characters
+// order as '-' < 'O' < 'X' (empty, white, black).
 func textLess(b1, w1, b2, w2 uint64) bool {
 	diff := (b1 ^ b2) | (w1 ^ w2)
 	if diff == 0 {
@@ -112,19 +115,4 @@ func squareRank(b, w, sq uint64) int {
 		return 1
 	}
 	return 0
-}
-
-// boardText writes the 64 squares of the board in the notation of String into dst.
-func boardText(dst []byte, black, white uint64) {
-	for i := range Squares {
-		bit := bitOf(i)
-		switch {
-		case black&bit != 0:
-			dst[i] = blackChar
-		case white&bit != 0:
-			dst[i] = whiteChar
-		default:
-			dst[i] = emptyChar
-		}
-	}
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/arenaref/arena/game"
 )
 
-// slowTransform applies symmetry sym square by square: the reference the bitboard
-// transforms are checked against.
-func slowTransform(b uint64, sym int) uint64 {
+// slowTransform applies symmetry sym to a bitboard of an n by n board square by square:
+// the reference the bitboard transforms are checked against.
+func slowTransform(b uint64, sym, n int) uint64 {
 	var out uint64
 	for sq := range Squares {
 		if b&bitOf(sq) == 0 {
@@ -20,10 +20,10 @@ func slowTransform(b uint64, sym int) uint64 {
 			f, r = r, f
 		}
 		if sym&2 != 0 {
-			r = Size - 1 - r
+			r = n - 1 - r
 		}
 		if sym&1 != 0 {
-			f = Size - 1 - f
+			f = n - 1 - f
 		}
 		out |= bitOf(r*Size + f)
 	}
@@ -37,9 +37,15 @@ func TestTransformsMatchSquareBySquare(t *testing.T) {
 		boards = append(boards, rng.Uint64(), rng.Uint64()&rng.Uint64())
 	}
 	for _, b := range boards {
-		for sym := range symmetries {
-			if got, want := transform(b, sym), slowTransform(b, sym); got != want {
-				t.Fatalf("transform(%#016x, %d) = %#016x, want %#016x", b, sym, got, want)
+		for _, n := range sizes {
+			bn := b & boardMask(n)
+			for sym := range symmetries {
+				if got, want := transform(bn, sym, n), slowTransform(bn, sym, n); got != want {
+					t.Fatalf("%dx%d: transform(%#016x, %d) = %#016x, want %#016x", n, n, bn, sym, got, want)
+				}
+				if got := transform(bn, sym, n); got&^boardMask(n) != 0 {
+					t.Fatalf("%dx%d: transform(%#016x, %d) = %#016x leaves the board", n, n, bn, sym, got)
+				}
 			}
 		}
 		if flipVertical(flipVertical(b)) != b || mirrorHorizontal(mirrorHorizontal(b)) != b || flipDiagonal(flipDiagonal(b)) != b {
@@ -56,13 +62,15 @@ func TestTransformsMatchSquareBySquare(t *testing.T) {
 func TestTransformsFormTheGroup(t *testing.T) {
 	// The eight symmetries send one asymmetric board to eight different boards.
 	b := bitOf(1) | bitOf(2) | bitOf(10) // b1, c1, c2: no symmetry maps it to itself
-	seen := map[uint64]int{}
-	for sym := range symmetries {
-		img := transform(b, sym)
-		if other, dup := seen[img]; dup {
-			t.Fatalf("symmetries %d and %d give the same image", other, sym)
+	for _, n := range sizes {
+		seen := map[uint64]int{}
+		for sym := range symmetries {
+			img := transform(b, sym, n)
+			if other, dup := seen[img]; dup {
+				t.Fatalf("%dx%d: symmetries %d and %d give the same image", n, n, other, sym)
+			}
+			seen[img] = sym
 		}
-		seen[img] = sym
 	}
 }
 
@@ -83,8 +91,9 @@ func BenchmarkCanonicalKey(b *testing.B) {
 // slowKey is CanonicalKey written the obvious way: the eight texts, the smallest kept.
 func slowKey(s *State) string {
 	best := ""
+	n := s.Size()
 	for sym := range symmetries {
-		img := State{discs: [2]uint64{slowTransform(s.discs[Black], sym), slowTransform(s.discs[White], sym)}, side: s.side}
+		img := State{discs: [2]uint64{slowTransform(s.discs[Black], sym, n), slowTransform(s.discs[White], sym, n)}, board: s.board, side: s.side}
 		if text := img.String(); sym == 0 || text < best {
 			best = text
 		}
@@ -94,14 +103,16 @@ func slowKey(s *State) string {
 
 func TestCanonicalKeyMatchesSlowKey(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for i := range 2000 {
-		b := rng.Uint64() & rng.Uint64()
-		w := rng.Uint64() & rng.Uint64() &^ b
-		if i%3 == 0 { // sparse boards, where many squares tie, as in openings
+	for i := range 6000 {
+		n := sizes[i%len(sizes)]
+		board := boardMask(n)
+		b := rng.Uint64() & rng.Uint64() & board
+		w := rng.Uint64() & rng.Uint64() & board &^ b
+		if i%5 < 2 { // sparse boards, where many squares tie, as in openings
 			b &= rng.Uint64() & rng.Uint64()
 			w &= rng.Uint64() & rng.Uint64()
 		}
-		s := &State{discs: [2]uint64{b, w}, side: []game.Seat{Black, White}[i%2]}
+		s := &State{discs: [2]uint64{b, w}, board: board, side: []game.Seat{Black, White}[i%2]}
 		if got, want := s.CanonicalKey(), slowKey(s); got != want {
 			t.Fatalf("CanonicalKey of %s = %s, want %s", s, got, want)
 		}

@@ -33,13 +33,19 @@ func init() {
 }
 
 // EndgameEmpties is the number of empty squares at or below which HP1 searches to the end
-// of the game instead of playing greedily.
+// of the game instead of playing greedily, on every board size. A 4x4 game starts with 12
+// empties, so HP1 plays its first moves there greedily too.
 const EndgameEmpties = 6
 
-// Weights is the square-weight table HP2 plays by, indexed by square (a1 = 0, h1 = 7,
-// ..., h8 = 63). Corners are worth most; the squares next to them, which tend to give a
-// corner away, least. The table is symmetric, so its orientation does not matter.
-var Weights = [othello.Squares]int{
+// Table is a square-weight table as HP2 plays by, indexed by square in the 8x8 layout of
+// package othello (a1 = 0, h1 = 7, ..., h8 = 63) on every board size; squares off a smaller
+// board are zero. Every table here is symmetric, so its orientation does not matter.
+type Table [othello.Squares]int
+
+// Weights is the 8x8 table of the seed paper (its Fig. 6). Corners are worth most; the
+// squares next to them, which tend to give a corner away, least; edges are positive and
+// the inner squares small.
+var Weights = Table{
 	100, -25, 10, 5, 5, 10, -25, 100,
 	-25, -25, 2, 2, 2, 2, -25, -25,
 	10, 2, 5, 1, 1, 5, 2, 10,
@@ -50,13 +56,73 @@ var Weights = [othello.Squares]int{
 	100, -25, 10, 5, 5, 10, -25, 100,
 }
 
-const corners uint64 = 1 | 1<<7 | 1<<56 | 1<<63
+// Weights6 is the 6x6 table, which the paper does not give. It is built as Weights is
+// (see the package documentation): the 8x8 values of corners (100), of the squares next
+// to them (-25) and of the edge squares two away from a corner (10, which on 6x6 are all
+// the middle edge squares); 2 on the second ring as on 8x8; and 1 on the four centre
+// squares, which are occupied from the start and only ever change colour.
+var Weights6 = Table{
+	100, -25, 10, 10, -25, 100, 0, 0,
+	-25, -25, 2, 2, -25, -25, 0, 0,
+	10, 2, 1, 1, 2, 10, 0, 0,
+	10, 2, 1, 1, 2, 10, 0, 0,
+	-25, -25, 2, 2, -25, -25, 0, 0,
+	100, -25, 10, 10, -25, 100, 0, 0,
+}
+
+// Weights4 is the 4x4 table of the seed paper (its Fig. 11): 4 for a corner, -1 for every
+// other square.
+var Weights4 = Table{
+	4, -1, -1, 4, 0, 0, 0, 0,
+	-1, -1, -1, -1, 0, 0, 0, 0,
+	-1, -1, -1, -1, 0, 0, 0, 0,
+	4, -1, -1, 4, 0, 0, 0, 0,
+}
+
+// TableFor returns the table HP2 plays by on a board of the given size (4, 6 or 8), or nil
+// for another size.
+func TableFor(size int) *Table {
+	switch size {
+	case 8:
+		return &Weights
+	case 6:
+		return &Weights6
+	case 4:
+		return &Weights4
+	}
+	return nil
+}
+
+// Score returns the sum of the table over the squares of own minus the sum over the
+// squares of opp.
+func (w *Table) Score(own, opp uint64) int {
+	v := 0
+	for ; own != 0; own &= own - 1 {
+		v += w[bits.TrailingZeros64(own)]
+	}
+	for ; opp != 0; opp &= opp - 1 {
+		v -= w[bits.TrailingZeros64(opp)]
+	}
+	return v
+}
+
+// TableScore returns Weights.Score(own, opp): the 8x8 table score of own's discs against
+// opp's.
+func TableScore(own, opp uint64) int { return Weights.Score(own, opp) }
+
+// cornerMask returns the four corners of a board of the given size.
+func cornerMask(size int) uint64 {
+	far := uint(size - 1)
+	return 1 | 1<<far | 1<<(othello.Size*far) | 1<<(othello.Size*far+far)
+}
 
 // ErrNotOthello is returned by the agents when asked to play another game.
 var ErrNotOthello = errors.New("heuristic: position is not an Othello position")
 
 // picker breaks ties between equally good moves at random, from a seeded source, so that
-// an agent is reproducible for a seed yet does not always play the same game.
+// an agent is reproducible for a seed yet does not always play the same game. The runtime
+// may ask one agent for moves of several games at once, and rand.Rand is not safe for
+// concurrent use, so mu guards rng; everything else the agents do works on copies.
 type picker struct {
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -75,7 +141,7 @@ func (p *picker) pick(moves []game.Move) game.Move {
 	return moves[p.rng.IntN(len(moves))]
 }
 
-// position checks a turn and returns its Othello state.
+// position checks a turn and returns its Othello state, which carries the board size.
 func position(t players.Turn) (*othello.State, error) {
 	s, ok := t.State.(*othello.State)
 	if !ok || s == nil {
@@ -116,7 +182,7 @@ func after(s *othello.State, m game.Move) (own, opp uint64) {
 // empty squares it searches to the end and plays a move with the best final disc
 // differential. Before that it plays greedily: a corner if it can (the corner leaving it
 // the most discs, if several), otherwise the move leaving it the most discs. Ties are
-// broken at random.
+// broken at random. It plays every board size and is safe for concurrent use.
 type HP1 struct{ picker }
 
 // NewHP1 returns HP1 with its tie-breaking seeded by seed.
@@ -137,7 +203,7 @@ func (a *HP1) Choose(ctx context.Context, t players.Turn) (players.Decision, err
 	if s.Empties() <= EndgameEmpties {
 		return a.endgame(s, mask), nil
 	}
-	if mask&corners != 0 {
+	if corners := cornerMask(s.Size()); mask&corners != 0 {
 		mask &= corners
 	}
 	best, bestScore := bestMoves(mask, func(mv game.Move) int {
@@ -187,8 +253,9 @@ func solve(s *othello.State, nodes *int64) int {
 }
 
 // HP2 is the second heuristic player of the seed paper: it plays the move after which
-// the Weights of its own discs minus those of its opponent's discs are greatest, ties
-// broken at random.
+// the table weights of its own discs minus those of its opponent's discs are greatest,
+// ties broken at random. The table is that of the position's board size (TableFor). It is
+// safe for concurrent use.
 type HP2 struct{ picker }
 
 // NewHP2 returns HP2 with its tie-breaking seeded by seed.
@@ -204,8 +271,12 @@ func (a *HP2) Choose(ctx context.Context, t players.Turn) (players.Decision, err
 	if mask == 0 {
 		return players.Decision{Move: othello.Pass}, nil
 	}
+	table := TableFor(s.Size())
+	if table == nil {
+		return players.Decision{}, fmt.Errorf("%w: no weight table for a %dx%d board", ErrNotOthello, s.Size(), s.Size())
+	}
 	best, bestScore := bestMoves(mask, func(mv game.Move) int {
-		return TableScore(after(s, mv))
+		return table.Score(after(s, mv))
 	})
 	return players.Decision{
 		Move: a.pick(best),
@@ -228,19 +299,6 @@ func bestMoves(mask uint64, score func(game.Move) int) ([]game.Move, int) {
 		}
 	}
 	return best, bestScore
-}
-
-// TableScore returns the sum of Weights over the squares of own minus the sum over the
-// squares of opp.
-func TableScore(own, opp uint64) int {
-	v := 0
-	for ; own != 0; own &= own - 1 {
-		v += Weights[bits.TrailingZeros64(own)]
-	}
-	for ; opp != 0; opp &= opp - 1 {
-		v -= Weights[bits.TrailingZeros64(opp)]
-	}
-	return v
 }
 
 var (

@@ -116,10 +116,13 @@ type RollCall struct {
 // Clock is the time a seat has, in milliseconds. MoveMS is the time for this move (the
 // referee's deadline, not counting its transport margin); RemainingMS the time left on a game
 // clock (equal to MoveMS under a per-move limit); IncrementMS what is added after each move.
+// PerMove is true under a per-move limit, where time not used is lost, and false on a game
+// clock, where it is kept for later moves.
 type Clock struct {
 	MoveMS      int64 `json:"move_ms"`
 	RemainingMS int64 `json:"remaining_ms"`
 	IncrementMS int64 `json:"increment_ms"`
+	PerMove     bool  `json:"per_move,omitempty"`
 }
 
 // TurnRequest asks a player for a move. It carries everything needed to choose one, so a

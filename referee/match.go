@@ -601,7 +601,7 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 		Seat: int(seat), SeatName: g.seats[seat],
 		Ply: g.st.Ply(), Position: g.st.String(),
 		Legal: texts, Moves: g.hist,
-		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms},
+		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms, PerMove: true},
 	}
 	if g.clock != nil {
 		req.Clock.IncrementMS = g.m.TC.Increment.Milliseconds()

@@ -25,6 +25,7 @@ import (
 
 	_ "github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/heuristic"
+	_ "github.com/arenaref/arena/players/minimax"
 	_ "github.com/arenaref/arena/players/random"
 )
 

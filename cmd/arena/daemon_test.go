@@ -136,6 +136,8 @@ func TestTournamentConfigFile(t *testing.T) {
 		{"bad time control", "players = [\"random\", \"hp1\"]\ntime_control = \"soon\"\n", 2, "time_control"},
 		{"bad duration", "players = [\"random\", \"hp1\"]\nwait = \"long\"\n", 2, "bad.toml:2:"},
 		{"missing openings", "players = [\"random\", \"hp1\"]\nopenings = \"nope.txt\"\n", 2, "nope.txt"},
+		{"agent settings for no player", "players = [\"random\", \"hp1\"]\n[agents.ghost]\nagent = \"minimax\"\n", 2, "not one of the players"},
+		{"unknown agent setting", "players = [\"d2\", \"hp1\"]\n[agents.d2]\nagent = \"minimax\"\nparams = { speed = \"9\" }\n", 2, `unknown option "speed"`},
 		{"gauntlet without seeds", "players = [\"random\", \"hp1\", \"hp2\"]\nformat = \"gauntlet\"\n", 2, "seeds"},
 		{"good", "name = \"cup\"\nplayers = [\"random\", \"hp1\", \"hp2\"]\nformat = \"gauntlet\"\nseeds = [\"hp1\"]\nrounds = 2\nopenings = \"two.txt\"\nopening_order = \"random\"\nconcurrency = 2\nseed = 9\n", 0, ""},
 	}
@@ -405,5 +407,50 @@ func TestExampleTournamentFile(t *testing.T) {
 	}
 	if len(p.schedule) != 12 || p.schedule[0].OpeningIndex == 0 {
 		t.Fatalf("%d games, first opening %d; want 12 games with openings", len(p.schedule), p.schedule[0].OpeningIndex)
+	}
+}
+
+// TestConfiguredAgentsPlay: two settings of one agent meet under names of their own.
+func TestConfiguredAgentsPlay(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "depth.toml")
+	text := "players = [\"d2\", \"d1\"]\ntime_control = \"5s\"\n[agents.d2]\nagent = \"minimax\"\nparams = { depth = \"2\" }\n[agents.d1]\nagent = \"minimax\"\nparams = { depth = \"1\" }\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "arena.db")
+	code, stdout, stderr := runCLI(t, "tournament", "--config", cfg, "--db", dbPath, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc standingsJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	games, err := openDB(t, dbPath).Games(context.Background(), doc.Tournament)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 2 {
+		t.Fatalf("%d games, want 2", len(games))
+	}
+	for _, g := range games {
+		if g.Reason != protocol.ReasonNormal {
+			t.Errorf("game %d ended %s: %s", g.Index, g.Reason, g.Detail)
+		}
+		// Each player's moves report the depth it was set to, until the endgame, which
+		// minimax solves exactly (12 or fewer empty squares by default).
+		for _, m := range g.Moves {
+			if m.Ply >= 40 {
+				break
+			}
+			want := 2
+			if g.Players[m.Seat] == "d1" {
+				want = 1
+			}
+			if m.Depth > want {
+				t.Errorf("game %d ply %d: %s searched to depth %d", g.Index, m.Ply, g.Players[m.Seat], m.Depth)
+			}
+		}
 	}
 }

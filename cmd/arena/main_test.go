@@ -128,6 +128,8 @@ func TestCLIErrors(t *testing.T) {
 		{"perft bad count", []string{"perft", "--depth", "2", "--count", "some"}, 2, "--count", ""},
 		{"player without agent", []string{"player", "--name", "x"}, 2, "--agent", ""},
 		{"player unknown agent", []string{"player", "--agent", "nobody"}, 2, "unknown agent", ""},
+		{"player bad params", []string{"player", "--agent", "minimax", "--params", "depth"}, 2, "not key=value", ""},
+		{"player unknown param", []string{"player", "--agent", "minimax", "--params", "speed=9"}, 2, `unknown option "speed"`, ""},
 		{"server bad port", []string{"server", "--port", "70000"}, 2, "--port", ""},
 		{"stray argument", []string{"perft", "--depth", "1", "extra"}, 2, "unexpected argument", ""},
 	}

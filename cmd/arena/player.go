@@ -16,6 +16,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	name := fs.String("name", "", "player name, unique on the bus (default: the agent's name)")
 	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(players.AgentNames(), ", "))
 	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
+	params := fs.String("params", "", "the agent's settings, comma-separated key=value (minimax: depth=4,tt=64)")
 	concurrency := fs.Int("concurrency", builtinConcurrency,
 		"turns of different games answered at once (1: one turn at a time; a turn left waiting can lose on time)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
@@ -38,7 +39,15 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if *concurrency < 1 {
 		return usagef("--concurrency %d: want at least 1", *concurrency)
 	}
-	agent, err := players.NewAgent(*agentName, players.AgentConfig{Seed: *seed})
+	settings := map[string]string{}
+	for _, kv := range splitList(*params) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || v == "" {
+			return usagef("--params: %q is not key=value", kv)
+		}
+		settings[k] = v
+	}
+	agent, err := players.NewAgent(*agentName, players.AgentConfig{Seed: *seed, Params: settings})
 	if err != nil {
 		return usagef("--agent: %v", err)
 	}

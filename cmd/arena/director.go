@@ -335,7 +335,7 @@ func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), erro
 	done := make(chan struct{})
 	cfg := players.Config{
 		Name: name, Agent: as.Agent, Version: version, Games: players.AgentGames(as.Agent),
-		Concurrency: builtinConcurrency, Log: p.log.With().Str("player", name).Logger(),
+		Concurrency: builtinConcurrency, Log: p.log, // Serve adds the player's name
 	}
 	go func() {
 		defer close(done)

@@ -36,6 +36,13 @@ type Decision struct {
 	Move   game.Move
 	Resign bool                // give the game up instead of moving
 	Info   protocol.SearchInfo // optional: depth, nodes, score, principal variation
+	// Raw, when set, is sent as the move exactly as it is, unchecked. A bridge to an
+	// external engine uses it to pass on what the engine said, so that the referee, not
+	// the bridge, judges it: an illegal or malformed move is then recorded as such.
+	Raw string
+	// NoReply leaves the turn unanswered, so that the referee decides on its own clock:
+	// a bridge whose engine did not answer in time uses it, and the game is lost on time.
+	NoReply bool
 }
 
 // Agent chooses moves. Choose should return before t.Deadline or when ctx is done; a

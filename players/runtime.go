@@ -548,6 +548,15 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 
 	reply := protocol.TurnReply{V: protocol.Version, Type: protocol.TypeMove, GameID: req.GameID, Ply: req.Ply}
 	switch {
+	case err == nil && d.NoReply:
+		log.Warn().Msg("agent leaves the turn unanswered; the referee decides on its clock")
+		return
+	case err == nil && d.Raw != "":
+		reply.Move = d.Raw
+		reply.Info = cleanInfo(d.Info)
+		if !slices.ContainsFunc(legal, func(m game.Move) bool { return st.MoveString(m) == d.Raw }) {
+			log.Warn().Str("move", d.Raw).Msg("passing on a move that is not a legal move's text; the referee judges it")
+		}
 	case err != nil:
 		reply.Move = st.MoveString(legal[0])
 		log.Warn().Err(err).Str("move", reply.Move).Msg("agent failed; playing the first legal move")

@@ -875,3 +875,44 @@ func TestServeLeavesNoGoroutines(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestRawAndNoReply: an agent may pass text on for the referee to judge, or leave a turn
+// unanswered for the referee's clock to decide, as an engine bridge does.
+func TestRawAndNoReply(t *testing.T) {
+	tests := []struct {
+		name    string
+		d       players.Decision
+		want    string // the move sent; "" for no reply
+		noReply bool
+	}{
+		{"raw illegal text goes out as it is", players.Decision{Raw: "z9"}, "z9", false},
+		{"raw legal text", players.Decision{Raw: "1"}, "1", false},
+		{"no reply", players.Decision{NoReply: true}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url := startNATS(t)
+			referee := connect(t, url)
+			hellos := fakeReferee(t, referee, 60_000)
+			nc := connect(t, url)
+			a := players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) { return tt.d, nil })
+			serve(t, nc, players.Config{Name: "alice", HelloRetry: 20 * time.Millisecond}, a)
+			nextHello(t, hellos, wait)
+			req := longTurn("g1", 0)
+			msg, err := referee.Request(protocol.TurnSubject("alice"), protocol.Encode(req), time.Second)
+			if tt.noReply {
+				if !errors.Is(err, nats.ErrTimeout) {
+					t.Fatalf("request: %v, %v; want a time-out (no reply)", msg, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := protocol.DecodeTurnReply(msg.Data)
+			if err != nil || rep.Move != tt.want || rep.GameID != "g1" {
+				t.Fatalf("reply %+v, %v; want move %q", rep, err, tt.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,8 @@
 //	arena tournament --resume ID --db arena.db
 //	arena referee --nats URL --db FILE       (daemon; then arena submit/status/cancel/players)
 //	arena player --nats URL --name NAME --agent hp1
+//	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
+//	arena check-engine [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena server [--host 127.0.0.1] [--port 4222]
 //	arena openings --game othello --plies N
 //	arena perft --game othello --depth N [--count leaves|exact]
@@ -48,6 +50,8 @@ func commands() []command {
 		{"cancel", "cancel a tournament on a referee daemon", runCancel},
 		{"players", "list the players a referee daemon has heard from", runPlayers},
 		{"player", "run a built-in agent as a player process", runPlayer},
+		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
+		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},

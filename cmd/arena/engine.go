@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/protocol"
+)
+
+// engineDialects are the protocols --protocol accepts, by name. depth is --depth, which
+// only NBoard uses.
+func engineDialects(depth int) map[string]func() engine.Dialect {
+	return map[string]func() engine.Dialect{
+		"line": engine.NewLine,
+		"gtp":  engine.NewGTP,
+		"nboard": func() engine.Dialect {
+			return engine.NewNBoard(engine.NBoardDepth(depth))
+		},
+	}
+}
+
+// runEngine runs an external engine program as a player: "arena engine [flags] -- CMD
+// ARGS...". The engine is started at once, so that one that cannot start is reported
+// before the player says hello; it then plays one game at a time (Concurrency 1), is
+// restarted between games when it dies, and is told to quit, then killed with its whole
+// process group, when the command stops (SIGINT, SIGTERM).
+func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlagSet("engine", "--nats URL --name NAME [flags] -- CMD [ARGS...]", stderr)
+	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
+	name := fs.String("name", "", "player name, unique on the bus (required)")
+	gameSpec := fs.String("game", "othello", "the game the engine plays, with options (othello:size=6)")
+	proto := fs.String("protocol", "line", "the engine's protocol: line (docs/engines.md), gtp or nboard")
+	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
+	commandTimeout := fs.Duration("command-timeout", engine.DefaultCommandTimeout, "time the engine has for each command that is not a move")
+	quitTimeout := fs.Duration("quit-timeout", engine.DefaultQuitTimeout, "time the engine has to exit after quit before its process group is killed")
+	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	if err := fs.parseWithArgs(args, -1); err != nil {
+		return err
+	}
+	argv := fs.Args()
+	log, err := newLogger(stderr, *logLevel)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(argv) == 0 || argv[0] == "":
+		return usagef("no engine command: put it after --, as in arena engine --name bot -- ./bot --flag")
+	case *name == "":
+		return usagef("--name is required")
+	case !protocol.ValidName(*name):
+		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
+	case *startTimeout <= 0 || *commandTimeout <= 0 || *quitTimeout <= 0:
+		return usagef("--start-timeout, --command-timeout and --quit-timeout must be positive")
+	}
+	newDialect, ok := engineDialects(*depth)[*proto]
+	if !ok {
+		return usagef("--protocol %q: want line, gtp or nboard", *proto)
+	}
+	if *proto == "nboard" && (*depth < 1 || *depth > 60) {
+		return usagef("--depth %d: want 1 to 60", *depth)
+	}
+	g, err := game.Lookup(*gameSpec)
+	if err != nil {
+		return usagef("--game: %v", err)
+	}
+	base, _, _ := strings.Cut(g.Name(), ":")
+
+	prog := filepath.Base(argv[0])
+	// The runtime adds the player's name to its own log; the bridge's needs it here.
+	log = log.With().Str("engine", prog).Logger()
+	blog := log.With().Str("player", *name).Logger()
+	bridge := engine.NewBridge(argv, newDialect, engine.Options{
+		StartTimeout:   *startTimeout,
+		CommandTimeout: *commandTimeout,
+		QuitTimeout:    *quitTimeout,
+		Stderr:         func(line string) { blog.Info().Str("stderr", line).Msg("engine stderr") },
+	}, blog)
+	defer func() {
+		if err := bridge.Close(); err != nil {
+			blog.Error().Err(err).Msg("stop engine")
+		}
+	}()
+	id, err := bridge.Start(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("engine %s: %w", strings.Join(argv, " "), err)
+	}
+
+	nc, err := players.Connect(*url, *name, blog)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	blog.Info().Str("protocol", *proto).Str("game", g.Name()).
+		Str("nats", nc.ConnectedUrl()).Msg("engine player ready")
+	err = players.Serve(ctx, nc, players.Config{
+		Name:    *name,
+		Agent:   cutBytes("engine:"+prog, 64),
+		Version: cutBytes(strings.TrimSpace(id.Name+" "+id.Version), 64),
+		Games:   []string{base},
+		// One engine process plays one game at a time; see engine.Bridge.
+		Concurrency: 1,
+		Log:         log,
+	}, bridge)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// cutBytes shortens s to at most n bytes, on a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

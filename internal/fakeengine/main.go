@@ -1,0 +1,240 @@
+// Command fakeengine is an engine for the tests of the engine bridge: it speaks Arena's
+// line protocol (docs/engines.md) on standard input and output, plays the first legal move
+// of each turn, and misbehaves on purpose in the ways --behave lists.
+//
+// Usage:
+//
+//	fakeengine [--behave B1,B2,...] [--ply N] [--delay DUR] [--name NAME] [--log FILE]
+//
+// The behaviours (see the behaviours table for the full list) that concern a move strike
+// at the first go whose moves line holds N or more moves (--ply, default 0), and at every
+// later one. --delay is the sleep of slow-start and slow-move. --log appends every line the
+// engine receives to FILE, for tests to check what it was told; lines it writes about
+// itself (its pid, its child's) start with "# ".
+//
+// Exit status: 0 after quit or the end of its input, 3 for crash, 2 for a usage error.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// behaviour is one way of misbehaving (or of being unusual while correct).
+type behaviour struct {
+	doc string
+}
+
+// behaviours is the table of --behave values. A test engine for another protocol can
+// grow its own table the same way.
+var behaviours = map[string]behaviour{
+	"normal":      {"play the first legal move, with an info line before it (the default)"},
+	"upper":       {"write moves in upper case (D3, PASS)"},
+	"crlf":        {`end lines with "\r\n", and send empty lines and # comments around answers`},
+	"slow-start":  {"sleep --delay before answering ready"},
+	"slow-move":   {"from ply N, sleep --delay before answering go"},
+	"crash":       {"from ply N, exit with status 3 on go, without answering"},
+	"garbage":     {"from ply N, answer go with a line that is no move"},
+	"illegal":     {"from ply N, answer go with d4, a square taken from the start"},
+	"resign":      {"from ply N, answer go with resign"},
+	"long-line":   {"from ply N, answer go with a line of 100 KiB"},
+	"ignore-quit": {"keep running after quit and the end of input, ignoring SIGTERM and SIGINT"},
+	"child":       {"start a child process (in the engine's process group, holding its output) that ignores SIGTERM and sleeps"},
+	"stderr":      {"write a line to standard error for every command received"},
+	"no-ready":    {"never answer arena 1"},
+	"bad-ready":   {"answer arena 1 with hello instead of ready"},
+}
+
+const crashStatus = 3
+
+type config struct {
+	behave map[string]bool
+	ply    int
+	delay  time.Duration
+	name   string
+	log    string
+	sleep  bool // internal: be the child (sleep forever, ignoring SIGTERM)
+}
+
+func main() {
+	cfg, err := parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakeengine:", err)
+		os.Exit(2)
+	}
+	if cfg.sleep {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+		sleepForever()
+	}
+	os.Exit(run(cfg, os.Stdin, os.Stdout, os.Stderr))
+}
+
+func parse(args []string) (config, error) {
+	fs := flag.NewFlagSet("fakeengine", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	behave := fs.String("behave", "normal", "comma-separated behaviours: "+names())
+	cfg := config{behave: map[string]bool{}}
+	fs.IntVar(&cfg.ply, "ply", 0, "the ply from which move behaviours strike")
+	fs.DurationVar(&cfg.delay, "delay", time.Second, "the sleep of slow-start and slow-move")
+	fs.StringVar(&cfg.name, "name", "fakeengine", "the name sent with ready")
+	fs.StringVar(&cfg.log, "log", "", "append every line received to this file")
+	fs.BoolVar(&cfg.sleep, "sleep-forever", false, "internal: the child of the child behaviour")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, b := range strings.Split(*behave, ",") {
+		if b = strings.TrimSpace(b); b == "" {
+			continue
+		}
+		if _, ok := behaviours[b]; !ok {
+			return cfg, fmt.Errorf("unknown behaviour %q (known: %s)", b, names())
+		}
+		cfg.behave[b] = true
+	}
+	return cfg, nil
+}
+
+func names() string {
+	var n []string
+	for k := range behaviours {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return strings.Join(n, ", ")
+}
+
+// run plays until quit or the end of input and returns the exit status.
+func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
+	var logf io.Writer = io.Discard
+	if cfg.log != "" {
+		f, err := os.OpenFile(cfg.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(stderr, "fakeengine:", err)
+			return 2
+		}
+		defer f.Close()
+		logf = f
+		fmt.Fprintf(f, "# pid %d\n", os.Getpid())
+	}
+	if cfg.behave["ignore-quit"] {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+	}
+	if cfg.behave["child"] {
+		c := exec.Command(os.Args[0], "--sleep-forever")
+		// It holds the engine's output open too, as a helper process of a real engine
+		// might: the bridge must not wait for the end of output that never comes.
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(stderr, "fakeengine: child:", err)
+			return 2
+		}
+		fmt.Fprintf(logf, "# child %d\n", c.Process.Pid)
+	}
+
+	out := bufio.NewWriter(stdout)
+	eol := "\n"
+	if cfg.behave["crlf"] {
+		eol = "\r\n"
+	}
+	say := func(format string, args ...any) {
+		if cfg.behave["crlf"] {
+			fmt.Fprintf(out, "%s# a comment%s", eol, eol)
+		}
+		fmt.Fprintf(out, format+eol, args...)
+		out.Flush()
+	}
+
+	var legal []string
+	plies := 0
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 64<<10), 1<<20)
+	for in.Scan() {
+		line := in.Text()
+		fmt.Fprintln(logf, line)
+		if cfg.behave["stderr"] {
+			fmt.Fprintf(stderr, "fakeengine got %q\n", line)
+		}
+		words := strings.Fields(line)
+		if len(words) == 0 {
+			continue
+		}
+		switch words[0] {
+		case "arena":
+			switch {
+			case cfg.behave["no-ready"]:
+			case cfg.behave["bad-ready"]:
+				say("hello")
+			default:
+				if cfg.behave["slow-start"] {
+					time.Sleep(cfg.delay)
+				}
+				say("ready %s 1.0", cfg.name)
+			}
+		case "moves":
+			plies = len(words) - 1
+		case "legal":
+			legal = words[1:]
+		case "go":
+			if plies < cfg.ply || len(legal) == 0 {
+				say("info depth 1 nodes %d score 0.5 pv %s", len(legal), move(cfg, legal))
+				say("%s", move(cfg, legal))
+				break
+			}
+			switch {
+			case cfg.behave["crash"]:
+				return crashStatus
+			case cfg.behave["slow-move"]:
+				time.Sleep(cfg.delay)
+				say("%s", move(cfg, legal))
+			case cfg.behave["garbage"]:
+				say("%s", "?? no idea")
+			case cfg.behave["illegal"]:
+				say("d4")
+			case cfg.behave["resign"]:
+				say("resign")
+			case cfg.behave["long-line"]:
+				say("%s", strings.Repeat("x", 100<<10))
+			default:
+				say("info depth 1 nodes %d score 0.5 pv %s", len(legal), move(cfg, legal))
+				say("%s", move(cfg, legal))
+			}
+		case "quit":
+			if !cfg.behave["ignore-quit"] {
+				return 0
+			}
+		}
+	}
+	if cfg.behave["ignore-quit"] {
+		sleepForever()
+	}
+	return 0
+}
+
+// sleepForever never returns. (An empty select would be reported as a deadlock.)
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func move(cfg config, legal []string) string {
+	if len(legal) == 0 {
+		return "pass"
+	}
+	if cfg.behave["upper"] {
+		return strings.ToUpper(legal[0])
+	}
+	return legal[0]
+}

@@ -1,0 +1,217 @@
+// Command fakenboard is an Othello engine speaking the NBoard protocol (version 1), for the
+// tests of the engine bridge and of arena check-engine. It behaves like NBoard engines do:
+// it names itself with "set myname" after "nboard 1", answers "ping N" with "pong N", reads
+// the game from "set game" (GGF), keeps up with "move", and answers "go" with status and
+// nodestats lines and then "=== MOVE/EVAL/TIME", the move in upper case and PA for a pass.
+// It plays a random legal move (seeded, so games repeat). On request it misbehaves.
+//
+// Usage:
+//
+//	fakenboard [--fault MODE] [--from N] [--start-delay DUR] [--move-delay DUR] [--seed N]
+//
+// --start-delay makes it wait before reading its first command (a slow start); --move-delay
+// before each answer to go. The fault applies from its Nth go on (--from, counting from
+// 0). The modes are:
+//
+//	none         play well
+//	illegal      answer a square already taken
+//	badmove      answer "=== Z9"
+//	garbage      answer "bestmove d3" instead of "=== D3"
+//	hang         never answer, and read nothing more
+//	crash        exit with status 3 without answering
+//	ignore-quit  play well, but keep running after quit, ignoring SIGTERM too
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+)
+
+func main() {
+	fault := flag.String("fault", "none", "how to misbehave: none, illegal, badmove, garbage, hang, crash, ignore-quit")
+	from := flag.Int("from", 0, "the first go (from 0) the fault applies to")
+	startDelay := flag.Duration("start-delay", 0, "wait this long before reading the first command")
+	moveDelay := flag.Duration("move-delay", 0, "wait this long before answering go")
+	seed := flag.Uint64("seed", 1, "seed of the random moves")
+	flag.Parse()
+	switch *fault {
+	case "none", "illegal", "badmove", "garbage", "hang", "crash", "ignore-quit":
+	default:
+		fmt.Fprintf(os.Stderr, "fakenboard: unknown --fault %q\n", *fault)
+		os.Exit(2)
+	}
+	if *fault == "ignore-quit" {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+	}
+	time.Sleep(*startDelay)
+
+	rng := rand.New(rand.NewPCG(*seed, 0))
+	var st game.State = othello.New().NewState()
+	gos := 0
+	out := bufio.NewWriter(os.Stdout)
+	say := func(lines ...string) {
+		for _, l := range lines {
+			fmt.Fprintln(out, l)
+		}
+		out.Flush()
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<20)
+	for in.Scan() {
+		cmd, arg, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
+		switch cmd {
+		case "nboard":
+			say("set myname FakeNBoard")
+		case "set":
+			what, val, _ := strings.Cut(arg, " ")
+			if what == "game" {
+				s, err := parseGGF(val)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "fakenboard:", err)
+					continue
+				}
+				st = s
+			}
+		case "move":
+			text, _, _ := strings.Cut(arg, "/")
+			if m, err := parseMove(st, text); err == nil {
+				_ = st.Play(m)
+			}
+		case "ping":
+			say("pong " + arg)
+		case "go":
+			time.Sleep(*moveDelay)
+			faulty := gos >= *from
+			gos++
+			say("status thinking", "nodestats 1234 0.01")
+			legal := st.LegalMoves(st.ToMove(), nil)
+			if len(legal) == 0 {
+				say("status the game is over")
+				continue
+			}
+			m := legal[rng.IntN(len(legal))]
+			text := strings.ToUpper(st.MoveString(m))
+			if m == othello.Pass {
+				text = "PA"
+			}
+			if faulty {
+				switch *fault {
+				case "illegal":
+					text = taken(st)
+				case "badmove":
+					text = "Z9"
+				case "garbage":
+					say("bestmove " + strings.ToLower(text))
+					continue
+				case "hang":
+					forever()
+				case "crash":
+					os.Exit(3)
+				}
+			}
+			say("=== " + text + "/0.50/0.01")
+		case "quit":
+			if *fault == "ignore-quit" {
+				forever()
+			}
+			return
+		}
+	}
+	if *fault == "ignore-quit" {
+		forever()
+	}
+}
+
+func parseMove(st game.State, text string) (game.Move, error) {
+	if strings.EqualFold(text, "PA") {
+		text = "pass"
+	}
+	return st.ParseMove(text)
+}
+
+// parseGGF reads the start position (BO) and the moves (B, W) of an Othello game in GGF;
+// the other properties are skipped.
+func parseGGF(s string) (game.State, error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "(;") || !strings.HasSuffix(s, ";)") {
+		return nil, errors.New("set game: not a GGF game")
+	}
+	s = s[2 : len(s)-2]
+	var st game.State
+	for s != "" {
+		open := strings.IndexByte(s, '[')
+		end := strings.IndexByte(s, ']')
+		if open < 0 || end < open {
+			return nil, fmt.Errorf("set game: bad property at %q", s)
+		}
+		tag, val := strings.TrimSpace(s[:open]), s[open+1:end]
+		s = s[end+1:]
+		switch tag {
+		case "BO":
+			var b strings.Builder
+			fields := strings.Fields(val)
+			if len(fields) < 2 || fields[0] != "8" {
+				return nil, fmt.Errorf("set game: BO[%s] is not an 8x8 board", val)
+			}
+			for _, c := range fields[1:] {
+				b.WriteString(c)
+			}
+			squares := b.String()
+			if len(squares) != 65 {
+				return nil, fmt.Errorf("set game: BO[%s] is not an 8x8 board", val)
+			}
+			pos := strings.NewReplacer("*", "X").Replace(squares[:64] + " " + squares[64:])
+			p, err := othello.Parse(pos)
+			if err != nil {
+				return nil, err
+			}
+			st = p
+		case "B", "W":
+			if st == nil {
+				return nil, errors.New("set game: a move before BO")
+			}
+			text, _, _ := strings.Cut(val, "/")
+			m, err := parseMove(st, text)
+			if err != nil {
+				return nil, err
+			}
+			if err := st.Play(m); err != nil {
+				return nil, fmt.Errorf("set game: %s[%s]: %w", tag, val, err)
+			}
+		}
+	}
+	if st == nil {
+		return nil, errors.New("set game: no BO")
+	}
+	return st, nil
+}
+
+// taken returns a square holding a disc: never a legal move.
+func taken(st game.State) string {
+	pos := st.String()
+	for i := range 64 {
+		if pos[i] != '-' {
+			return strings.ToUpper(othello.MoveString(game.Move(i)))
+		}
+	}
+	return "A1"
+}
+
+// forever blocks for good. (An empty select would not: with no other goroutine the runtime
+// would call it a deadlock and exit.)
+func forever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}

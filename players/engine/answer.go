@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrProtocol is wrapped by errors for lines that break a protocol's rules in ways that
+// are not about a move, such as a handshake answered with something else than "ready".
+var ErrProtocol = errors.New("engine: protocol error")
+
+// AnswerError is how the line dialect reports an answer it cannot accept, or the lack of
+// one: the engine's offending line, quoted exactly as it was sent, and why it is wrong.
+// Dialects return it as *AnswerError, so callers find it with errors.As.
+type AnswerError struct {
+	// Line is the line the engine sent that was judged, without its line ending; empty
+	// when the engine sent no answer at all (it was too slow, or it exited).
+	Line string
+	// Reason says in plain words what is wrong with Line, or what happened instead.
+	Reason string
+	// Transcript holds the lines the engine sent for the command, in order, the last
+	// maxTranscript of them when there were more: what it said before going wrong.
+	Transcript []string
+	// Err is the cause, for errors.Is: game.ErrBadMove (not a move), game.ErrIllegalMove,
+	// ErrProtocol, ErrLineTooLong, ErrExited, or the context's error when time ran out.
+	Err error
+}
+
+// maxTranscript bounds AnswerError.Transcript: an engine may send any number of info lines.
+const maxTranscript = 64
+
+func (e *AnswerError) Error() string {
+	if e.Line == "" {
+		return "engine: " + e.Reason
+	}
+	return fmt.Sprintf("engine: answer %q: %s", e.Line, e.Reason)
+}
+
+func (e *AnswerError) Unwrap() error { return e.Err }
+
+// transcript collects the lines of one command's answer, keeping the last maxTranscript.
+type transcript []string
+
+func (t *transcript) add(line string) {
+	if len(*t) == maxTranscript {
+		*t = append((*t)[:0], (*t)[1:]...)
+	}
+	*t = append(*t, line)
+}
+
+// fail builds the AnswerError for line, with the lines received so far.
+func (t transcript) fail(line string, err error, format string, args ...any) *AnswerError {
+	return &AnswerError{Line: line, Reason: fmt.Sprintf(format, args...), Transcript: append([]string(nil), t...), Err: err}
+}
+
+// silence describes what the engine said before it went quiet, for error messages.
+func (t transcript) silence() string {
+	if len(t) == 0 {
+		return "it sent nothing"
+	}
+	q := make([]string, len(t))
+	for i, l := range t {
+		q[i] = fmt.Sprintf("%q", l)
+	}
+	return "it sent only " + strings.Join(q, ", ")
+}

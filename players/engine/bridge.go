@@ -1,0 +1,355 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+)
+
+// ErrClosed is returned by a Bridge's methods after Close.
+var ErrClosed = errors.New("engine: the bridge is closed")
+
+// maxLost bounds the games remembered as lost to a dead engine, should their end notices
+// never come.
+const maxLost = 1024
+
+// Bridge is a players.Agent (and players.Learner) that plays through an external engine
+// program: it starts the program, speaks to it in a Dialect, and turns each turn into a
+// move command and each game notice into the dialect's new-game and game-over commands.
+//
+// An engine plays one game at a time, so the bridge serialises every call on its one
+// process; serve it with players.Config.Concurrency 1. When the referee interleaves two
+// games, the bridge tells the engine of the switch with a new-game command before the
+// other game's turn: engines that go by the turn's commands alone (as the line protocol
+// allows) play both correctly.
+//
+// Failures:
+//   - The engine is started lazily (by Start, or the first notice or turn) and must finish
+//     its handshake within Options.StartTimeout.
+//   - An engine that dies mid-game loses that game: the bridge answers the game's turn
+//     with resign (and logs why), because the player runtime would otherwise play the
+//     first legal move in its place, as it does for any agent error. The engine is
+//     restarted when the game ends, or lazily before the next game.
+//   - An answer that is no legal move, and no answer before the turn's deadline, also
+//     resign the game, with the engine's line in the log: the referee would have forfeited
+//     the engine for them (illegal_move, time_forfeit), and the runtime would otherwise
+//     cover for it. The engine is kept: the dialects drop late answers before reading the
+//     next turn's.
+//   - A turn whose context is cancelled (the player is shutting down) returns an error.
+type Bridge struct {
+	argv       []string
+	newDialect func() Dialect
+	opts       Options
+	log        zerolog.Logger
+
+	ctx    context.Context // cancelled by Close, to cut short a start or a command
+	cancel context.CancelFunc
+
+	mu       sync.Mutex // serialises the use of the engine; guards the fields below
+	proc     *Process
+	dialect  Dialect
+	identity Identity
+	current  string          // the game the engine was last told of with NewGame; "" for none
+	told     map[string]bool // the games the running engine was told of
+	lost     map[string]bool // games whose engine died in them: their turns are resigned
+	died     bool            // an engine died and has not been restarted
+	closed   bool
+	retiring sync.WaitGroup // engines being closed in the background
+}
+
+var (
+	_ players.Agent   = (*Bridge)(nil)
+	_ players.Learner = (*Bridge)(nil)
+)
+
+// NewBridge returns a Bridge that runs argv (the program and its arguments) with opts and
+// speaks to each process it starts with a new Dialect from dialect. It starts nothing yet.
+// When opts.Stderr is nil, the engine's standard error is logged to log, a line at a time.
+func NewBridge(argv []string, dialect func() Dialect, opts Options, log zerolog.Logger) *Bridge {
+	opts = opts.withDefaults()
+	if opts.Stderr == nil {
+		opts.Stderr = func(line string) { log.Info().Str("stderr", line).Msg("engine stderr") }
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Bridge{
+		argv:       append([]string(nil), argv...),
+		newDialect: dialect,
+		opts:       opts,
+		log:        log,
+		ctx:        ctx,
+		cancel:     cancel,
+		told:       map[string]bool{},
+		lost:       map[string]bool{},
+	}
+}
+
+// Start starts the engine unless it runs already, and returns what it said about itself
+// in the handshake. Commands call it to fail at once on an engine that cannot start, and
+// to learn its name; the other methods start the engine when they need it.
+func (b *Bridge) Start(ctx context.Context) (Identity, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.ensure(ctx); err != nil {
+		return Identity{}, err
+	}
+	return b.identity, nil
+}
+
+// Identity returns what the running (or last) engine said about itself in its handshake.
+func (b *Bridge) Identity() Identity {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.identity
+}
+
+// Pid returns the process id (and process group id) of the running engine, or 0.
+func (b *Bridge) Pid() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.proc == nil || !b.proc.alive() {
+		return 0
+	}
+	return b.proc.Pid()
+}
+
+// Choose asks the engine for a move. See Bridge for what it does when the engine fails.
+func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+	ctx, stop := b.join(ctx)
+	defer stop()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return players.Decision{}, ErrClosed
+	}
+	log := b.log.With().Str("game_id", t.GameID).Int("ply", len(t.Moves)).Logger()
+	resign := players.Decision{Resign: true}
+
+	b.reap()
+	if b.lost[t.GameID] {
+		log.Warn().Msg("resigning: the engine died during this game")
+		return resign, nil
+	}
+	if err := b.ensure(ctx); err != nil {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return players.Decision{}, err
+		}
+		log.Error().Err(err).Msg("resigning: the engine could not be started")
+		return resign, nil
+	}
+	if b.current != t.GameID {
+		if err := b.newGame(ctx, t.GameID, t.Game, t.Seat); err != nil {
+			if b.reap() {
+				log.Error().Err(err).Msg("resigning: the engine died")
+				return resign, nil
+			}
+			log.Warn().Err(err).Msg("the engine did not take the new game")
+		}
+	}
+
+	d, err := b.dialect.Move(ctx, b.proc, t)
+	switch {
+	case err == nil:
+		return d, nil
+	case errors.Is(err, ErrExited) || !b.proc.alive():
+		b.drop()
+		log.Error().Err(err).Msg("resigning: the engine died mid-game; it is restarted for the next game")
+	case errors.Is(err, context.Canceled):
+		return players.Decision{}, err
+	case errors.Is(err, context.DeadlineExceeded):
+		// The referee decides on its own clock: the game is lost on time, as it should be.
+		log.Error().Err(err).Msg("the engine did not answer in time; leaving the turn unanswered")
+		return players.Decision{NoReply: true}, nil
+	default:
+		var ae *AnswerError
+		if errors.As(err, &ae) && ae.Line != "" {
+			// Pass the engine's own words on, so the referee judges and records them
+			// (illegal_move, or protocol_error for a line too long to be a move).
+			log.Warn().Err(err).Str("line", ae.Line).Msg("passing the engine's answer to the referee as it is")
+			return players.Decision{Raw: rawMove(ae.Line)}, nil
+		}
+		log.Error().Err(err).Msg("resigning: the engine's answer cannot be played")
+	}
+	return resign, nil
+}
+
+// rawMove is the first word of an engine's answer line, or the line if it has none, as the
+// move text passed to the referee.
+func rawMove(line string) string {
+	if f := strings.Fields(line); len(f) > 0 {
+		return f[0]
+	}
+	return line
+}
+
+// GameStarted starts the engine if need be and tells it of the new game.
+func (b *Bridge) GameStarted(n protocol.GameNotice) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	log := b.log.With().Str("game_id", n.GameID).Logger()
+	g, err := game.Lookup(n.Game)
+	if err != nil {
+		log.Error().Err(err).Msg("game start for an unknown game")
+		return
+	}
+	b.reap()
+	if err := b.ensure(b.ctx); err != nil {
+		log.Error().Err(err).Msg("the engine could not be started for the game; it is tried again at its first turn")
+		return
+	}
+	if err := b.newGame(b.ctx, n.GameID, g, game.Seat(n.Seat)); err != nil {
+		log.Warn().Err(err).Msg("the engine did not take the new game")
+	}
+}
+
+// GameEnded tells the engine how the game ended, if the game is the engine's current
+// one, and restarts an engine that died, so that it is ready for the next game.
+func (b *Bridge) GameEnded(n protocol.GameNotice) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	delete(b.lost, n.GameID)
+	b.reap()
+	if b.proc != nil && b.current == n.GameID {
+		ctx, cancel := context.WithTimeout(b.ctx, b.opts.CommandTimeout)
+		err := b.dialect.GameOver(ctx, b.proc, n)
+		cancel()
+		if err != nil {
+			b.log.Warn().Err(err).Str("game_id", n.GameID).Msg("the engine did not take the game's end")
+		}
+		b.current = ""
+	}
+	delete(b.told, n.GameID)
+	if b.reap(); b.died && b.proc == nil {
+		b.died = false // one try per death, so that a broken engine does not hold up every notice
+		if err := b.ensure(b.ctx); err != nil {
+			b.log.Error().Err(err).Msg("the engine could not be restarted; it is tried again at the next game")
+		}
+	}
+}
+
+// Close tells the engine to quit and ends its process group (see Process.Close). It waits
+// for a call in progress to return first. Close is safe to call more than once.
+func (b *Bridge) Close() error {
+	b.cancel()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	var err error
+	if b.proc != nil {
+		err = b.stop(b.proc, b.dialect)
+		b.proc = nil
+	}
+	b.retiring.Wait()
+	return err
+}
+
+// join returns ctx, also cancelled when the bridge is closed.
+func (b *Bridge) join(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(b.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// ensure starts the engine and performs the handshake, unless an engine runs already.
+func (b *Bridge) ensure(ctx context.Context) error {
+	if b.closed {
+		return ErrClosed
+	}
+	if b.proc != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.opts.StartTimeout)
+	defer cancel()
+	p, err := Start(ctx, b.argv, b.opts)
+	if err != nil {
+		return err
+	}
+	d := b.newDialect()
+	id, err := d.Start(ctx, p)
+	if err != nil {
+		b.retire(p)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("the engine did not finish the %s handshake in time (start-up timeout %v): %w", d.Name(), b.opts.StartTimeout, err)
+		}
+		return fmt.Errorf("%s handshake: %w", d.Name(), err)
+	}
+	b.proc, b.dialect, b.identity, b.current, b.died = p, d, id, "", false
+	clear(b.told)
+	b.log.Info().Int("pid", p.Pid()).Str("protocol", d.Name()).Str("engine_name", id.Name).
+		Str("engine_version", id.Version).Str("command", strings.Join(b.argv, " ")).Msg("engine started")
+	return nil
+}
+
+// newGame tells the running engine that it plays seat in game id.
+func (b *Bridge) newGame(ctx context.Context, id string, g game.Game, seat game.Seat) error {
+	ctx, cancel := context.WithTimeout(ctx, b.opts.CommandTimeout)
+	defer cancel()
+	b.current = ""
+	if err := b.dialect.NewGame(ctx, b.proc, g, seat); err != nil {
+		return err
+	}
+	b.current = id
+	b.told[id] = true
+	return nil
+}
+
+// reap notices an engine that has exited and drops it. It reports whether it found one.
+func (b *Bridge) reap() bool {
+	if b.proc == nil || b.proc.alive() {
+		return false
+	}
+	b.log.Warn().Int("pid", b.proc.Pid()).Err(b.proc.exitErr()).Msg("the engine exited")
+	b.drop()
+	return true
+}
+
+// drop gives up on the engine, dead or as good as dead (it closed its output): the games
+// it was told of are lost, and it is closed in the background, so that the next use
+// starts a new one.
+func (b *Bridge) drop() {
+	if len(b.lost) > maxLost {
+		clear(b.lost)
+	}
+	for id := range b.told {
+		b.lost[id] = true
+	}
+	clear(b.told)
+	b.current = ""
+	b.retire(b.proc)
+	b.proc, b.died = nil, true
+}
+
+// retire closes a process that is no longer used, in the background.
+func (b *Bridge) retire(p *Process) {
+	b.retiring.Go(func() { _ = p.Close() })
+}
+
+// stop asks the engine to quit and closes it.
+func (b *Bridge) stop(p *Process, d Dialect) error {
+	if p.alive() {
+		ctx, cancel := context.WithTimeout(context.Background(), b.opts.CommandTimeout)
+		if err := d.Quit(ctx, p); err != nil {
+			b.log.Debug().Err(err).Msg("quit")
+		}
+		cancel()
+	}
+	err := p.Close()
+	b.log.Info().Int("pid", p.Pid()).Msg("engine stopped")
+	return err
+}

@@ -1,0 +1,247 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/players/engine"
+)
+
+// TestBridgePlays plays two games through the bridge with engines that are unusual but
+// correct: every one must be played to its end.
+func TestBridgePlays(t *testing.T) {
+	for _, behave := range []string{"normal", "upper", "crlf", "stderr", "upper,crlf,stderr"} {
+		t.Run(behave, func(t *testing.T) {
+			logPath := filepath.Join(t.TempDir(), "engine.log")
+			b := newBridge(t, fakeArgv("--behave", behave, "--log", logPath), engine.Options{})
+			id, err := b.Start(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id.Name != "fakeengine" || id.Version != "1.0" {
+				t.Errorf("identity %+v, want fakeengine 1.0", id)
+			}
+			pid := b.Pid()
+			for _, gid := range []string{"g1", "g2"} {
+				r := playGame(t, b, gid, 2*time.Second)
+				if r.resigned || len(r.moves) < 50 {
+					t.Fatalf("%s: %d moves, resigned %v: want a whole game", gid, len(r.moves), r.resigned)
+				}
+				if r.infos != len(r.moves) {
+					t.Errorf("%s: search info on %d of %d moves", gid, r.infos, len(r.moves))
+				}
+			}
+			if b.Pid() != pid {
+				t.Errorf("the engine was restarted (pid %d, then %d) without a reason", pid, b.Pid())
+			}
+			if err := b.Close(); err != nil {
+				t.Fatal(err)
+			}
+			groupGone(t, pid, 2*time.Second)
+
+			// What the engine was told, in the order of docs/engines.md.
+			data, _ := os.ReadFile(logPath)
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			want := []string{"arena 1", "newgame othello black", "position ", "moves", "legal d3 c4 f5 e6", "time ", "go", "position "}
+			if len(lines) < len(want)+1 {
+				t.Fatalf("engine log:\n%s", data)
+			}
+			for i, w := range want {
+				if !strings.HasPrefix(lines[i+1], w) { // lines[0] is the pid
+					t.Errorf("command %d: %q, want %q...", i+1, lines[i+1], w)
+				}
+			}
+			if last := lines[len(lines)-1]; last != "quit" {
+				t.Errorf("last command %q, want quit", last)
+			}
+			if !strings.Contains(string(data), "\ngameover 1-0 normal\nnewgame othello black\n") {
+				t.Errorf("no gameover between the games:\n%s", data)
+			}
+		})
+	}
+}
+
+func TestBridgeSlowStart(t *testing.T) {
+	b := newBridge(t, fakeArgv("--behave", "slow-start", "--delay", "3s"), engine.Options{StartTimeout: 200 * time.Millisecond})
+	began := time.Now()
+	_, err := b.Start(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "start-up timeout 200ms") || !strings.Contains(err.Error(), `no "ready" in time`) {
+		t.Fatalf("Start: %v, want an error about the start-up timeout", err)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("Start took %v with a 200ms start-up timeout", took)
+	}
+	// A turn with no engine to play it is resigned.
+	g := lookupOthello(t)
+	d, err := chooseAsRuntime(b, bridgeTurn(g, "g1", g.NewState(), nil, time.Second))
+	if err != nil || !d.Resign {
+		t.Errorf("Choose without an engine: %+v, %v; want a resignation", d, err)
+	}
+}
+
+func TestBridgeBadHandshake(t *testing.T) {
+	b := newBridge(t, fakeArgv("--behave", "bad-ready"), engine.Options{})
+	_, err := b.Start(context.Background())
+	var ae *engine.AnswerError
+	if !errors.As(err, &ae) || ae.Line != "hello" || !errors.Is(err, engine.ErrProtocol) {
+		t.Fatalf("Start: %v, want an AnswerError quoting %q", err, "hello")
+	}
+}
+
+// TestBridgeCrash: an engine that dies mid-game loses that game, and is restarted for the
+// next one, which it loses the same way.
+func TestBridgeCrash(t *testing.T) {
+	b := newBridge(t, fakeArgv("--behave", "crash", "--ply", "6"), engine.Options{})
+	if _, err := b.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first := b.Pid()
+	for _, gid := range []string{"g1", "g2"} {
+		r := playGame(t, b, gid, 2*time.Second)
+		if !r.resigned || len(r.moves) != 6 {
+			t.Fatalf("%s: %d moves, resigned %v; want a resignation at ply 6", gid, len(r.moves), r.resigned)
+		}
+		// The end of the game restarts the engine.
+		if pid := b.Pid(); pid == 0 || pid == first {
+			t.Fatalf("%s: engine pid %d after the crash (first %d): not restarted", gid, pid, first)
+		}
+		groupGone(t, first, 2*time.Second)
+		first = b.Pid()
+	}
+}
+
+// TestBridgeBadAnswers: an answer that is no legal move is passed on as it is, for the
+// referee to judge and record; the dialect's error quotes the engine's line exactly.
+func TestBridgeBadAnswers(t *testing.T) {
+	tests := []struct {
+		behave string
+		line   string
+		raw    string // what goes to the referee: the answer's first word
+		cause  error
+	}{
+		{"garbage", "?? no idea", "??", game.ErrBadMove},
+		{"illegal", "d4", "d4", game.ErrIllegalMove},
+		{"long-line", "xxxx", "xxxx", engine.ErrLineTooLong},
+	}
+	g := lookupOthello(t)
+	for _, tt := range tests {
+		t.Run(tt.behave, func(t *testing.T) {
+			b := newBridge(t, fakeArgv("--behave", tt.behave, "--ply", "3"), engine.Options{})
+			r := playGame(t, b, "g1", 2*time.Second)
+			if !strings.HasPrefix(r.raw, tt.raw) || len(r.moves) != 3 {
+				t.Fatalf("%d moves, passed on %.20q; want %q passed on at ply 3", len(r.moves), r.raw, tt.raw)
+			}
+			pid := b.Pid()
+			if pid == 0 {
+				t.Fatal("a bad answer stopped the engine")
+			}
+
+			// The same through the dialect directly, for the error.
+			p := startEngine(t, fakeArgv("--behave", tt.behave), engine.Options{})
+			d := engine.NewLine()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if _, err := d.Start(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			_, err := d.Move(ctx, p, bridgeTurn(g, "g1", g.NewState(), nil, 2*time.Second))
+			var ae *engine.AnswerError
+			if !errors.As(err, &ae) || !strings.HasPrefix(ae.Line, tt.line) || !errors.Is(err, tt.cause) {
+				t.Fatalf("Move: %v; want an AnswerError quoting %q, wrapping %v", err, tt.line, tt.cause)
+			}
+			if tt.behave != "long-line" && (ae.Line != tt.line || !strings.Contains(err.Error(), `"`+tt.line+`"`)) {
+				t.Errorf("error %q does not quote the line %q exactly", err, tt.line)
+			}
+		})
+	}
+}
+
+// TestBridgeSlowMove: an engine that does not answer in time leaves the turn unanswered
+// (the referee's clock decides: time_forfeit), but is kept,
+// and its late answer is not taken for the next game's first move.
+func TestBridgeSlowMove(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "engine.log")
+	b := newBridge(t, fakeArgv("--behave", "slow-move", "--ply", "4", "--delay", "400ms", "--log", logPath), engine.Options{})
+	r := playGame(t, b, "g1", 200*time.Millisecond)
+	if !r.noReply || len(r.moves) != 4 {
+		t.Fatalf("%d moves, no reply %v; want the turn at ply 4 left unanswered", len(r.moves), r.noReply)
+	}
+	pid := b.Pid()
+	// The first moves of the next game are played before ply 4: the late answer (the
+	// first legal move at ply 4 of the last game) must be dropped.
+	g := lookupOthello(t)
+	st := g.NewState()
+	var moves []string
+	for range 4 {
+		d, err := chooseAsRuntime(b, bridgeTurn(g, "g2", st, moves, 2*time.Second))
+		if err != nil || d.Resign {
+			t.Fatalf("g2 ply %d: %+v, %v", len(moves), d, err)
+		}
+		if err := st.Play(d.Move); err != nil {
+			t.Fatalf("g2 ply %d: the bridge chose %s: %v", len(moves), st.MoveString(d.Move), err)
+		}
+		moves = append(moves, st.MoveString(d.Move))
+	}
+	if b.Pid() != pid {
+		t.Error("a slow answer restarted the engine")
+	}
+}
+
+// TestBridgeCloseKillsGroup: closing the bridge ends an engine that ignores quit, the end
+// of its input and SIGTERM, and the child it started, and leaves no zombie.
+func TestBridgeCloseKillsGroup(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "engine.log")
+	b := newBridge(t, fakeArgv("--behave", "ignore-quit,child", "--log", logPath), engine.Options{QuitTimeout: 100 * time.Millisecond})
+	playGame(t, b, "g1", 2*time.Second)
+	pid := b.Pid()
+	own, child := logPids(t, logPath)
+	if own != pid || child == 0 {
+		t.Fatalf("engine log names pid %d and child %d; want pid %d and a child", own, child, pid)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	groupGone(t, pid, 2*time.Second)
+	if !pidGone(pid) || !pidGone(child) {
+		t.Errorf("after Close: engine %d gone %v, child %d gone %v", pid, pidGone(pid), child, pidGone(child))
+	}
+	data, _ := os.ReadFile(logPath)
+	if !strings.HasSuffix(string(data), "quit\n") {
+		t.Errorf("the engine was not told to quit:\n%s", data)
+	}
+	if d, err := chooseAsRuntime(b, bridgeTurn(lookupOthello(t), "g2", lookupOthello(t).NewState(), nil, time.Second)); !errors.Is(err, engine.ErrClosed) {
+		t.Errorf("Choose after Close: %+v, %v; want ErrClosed", d, err)
+	}
+}
+
+// TestBridgeInterleavedGames: turns of two games in turn; the engine is told of each
+// switch with newgame, and plays both.
+func TestBridgeInterleavedGames(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "engine.log")
+	b := newBridge(t, fakeArgv("--log", logPath), engine.Options{})
+	g := lookupOthello(t)
+	states := []game.State{g.NewState(), g.NewState()}
+	moves := [][]string{nil, nil}
+	for ply := range 6 {
+		for i, id := range []string{"a", "b"} {
+			d, err := chooseAsRuntime(b, bridgeTurn(g, id, states[i], moves[i], 2*time.Second))
+			if err != nil || d.Resign {
+				t.Fatalf("game %s ply %d: %+v, %v", id, ply, d, err)
+			}
+			if err := states[i].Play(d.Move); err != nil {
+				t.Fatal(err)
+			}
+			moves[i] = append(moves[i], states[i].MoveString(d.Move))
+		}
+	}
+	data, _ := os.ReadFile(logPath)
+	if n := strings.Count(string(data), "newgame "); n != 12 {
+		t.Errorf("%d newgame commands for 12 switches between games", n)
+	}
+}

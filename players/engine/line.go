@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+)
+
+// LineVersion is the version of the line protocol this package speaks, sent as "arena 1".
+const LineVersion = 1
+
+// maxPV is the longest principal variation kept from an info line: the referee refuses
+// longer ones.
+const maxPV = 256
+
+// NewLine returns the Dialect of Arena's own line protocol, version 1, as docs/engines.md
+// describes it.
+//
+// What the bridge accepts from the engine, beyond the exact spelling of the spec: any run
+// of white space separates words and surrounds a line; the keywords "ready", "info" and
+// "resign" are taken in any case, as moves are; a move is read with the position's
+// ParseMove (so "D3" is "d3") and must be alone on its line. Empty lines and lines whose
+// first word starts with "#" are skipped everywhere; "info" lines are skipped while waiting
+// for "ready". In info lines the keys depth, nodes, score and pv are read, any other word
+// is skipped, and a value that does not parse is ignored rather than held against the move.
+//
+// The time line gives the engine the time it really has: the move time less what the
+// bridge keeps back for the reply's way to the referee (the turn's deadline), and the
+// remaining time less the same amount.
+//
+// An answer that comes after its turn ran out of time is not taken for the next turn's:
+// the dialect counts the answers still owed to earlier go commands and drops that many
+// before it reads the current one, as an engine answers its go commands in order.
+func NewLine() Dialect { return &lineDialect{} }
+
+type lineDialect struct {
+	// owed counts the go commands whose answers have not been read: more than 1 while the
+	// current turn waits, when earlier turns ran out of time.
+	owed int
+}
+
+func (d *lineDialect) Name() string { return "line" }
+
+// Start sends "arena 1" and waits for "ready", taking the name and version that follow it.
+func (d *lineDialect) Start(ctx context.Context, c LineConn) (Identity, error) {
+	var tr transcript
+	if err := c.Send("arena " + strconv.Itoa(LineVersion)); err != nil {
+		return Identity{}, tr.fail("", err, "could not send the handshake: %v", err)
+	}
+	for {
+		line, err := c.Recv(ctx)
+		if err != nil {
+			return Identity{}, tr.recvFail(line, err, `"ready"`)
+		}
+		tr.add(line)
+		words := strings.Fields(line)
+		if skipLine(words) || strings.EqualFold(words[0], "info") {
+			continue
+		}
+		if !strings.EqualFold(words[0], "ready") {
+			return Identity{}, tr.fail(line, ErrProtocol, `the engine must answer "arena 1" with "ready" (optionally followed by its name and version)`)
+		}
+		var id Identity
+		if len(words) > 1 {
+			id.Name = words[1]
+		}
+		if len(words) > 2 {
+			id.Version = strings.Join(words[2:], " ")
+		}
+		return id, nil
+	}
+}
+
+// NewGame sends "newgame GAME SEAT", with the seat's name.
+func (d *lineDialect) NewGame(ctx context.Context, c LineConn, g game.Game, seat game.Seat) error {
+	seats := g.Seats()
+	if seat < 0 || int(seat) >= len(seats) {
+		return fmt.Errorf("engine: seat %d is not a seat of %s", seat, g.Name())
+	}
+	return c.Send("newgame " + g.Name() + " " + seats[seat])
+}
+
+// Move sends position, moves, legal, time and go, then reads the answer: info lines are
+// kept as the move's search info, and the first other line (not empty, not a comment) is
+// judged.
+func (d *lineDialect) Move(ctx context.Context, c LineConn, t players.Turn) (players.Decision, error) {
+	var (
+		no   players.Decision
+		tr   transcript
+		info protocol.SearchInfo
+	)
+	if t.State == nil || len(t.Legal) == 0 {
+		return no, errors.New("engine: a turn without a position or legal moves")
+	}
+	legal := make([]string, len(t.Legal))
+	for i, m := range t.Legal {
+		legal[i] = t.State.MoveString(m)
+	}
+	move, remaining, inc := lineClock(ctx, t)
+	for _, cmd := range []string{
+		"position " + t.State.String(),
+		strings.TrimSpace("moves " + strings.Join(t.Moves, " ")),
+		"legal " + strings.Join(legal, " "),
+		fmt.Sprintf("time %d %d %d", move, remaining, inc),
+		"go",
+	} {
+		if err := c.Send(cmd); err != nil {
+			return no, tr.fail("", err, "could not send the turn: %v", err)
+		}
+	}
+	d.owed++
+	for {
+		line, err := c.Recv(ctx)
+		if err != nil && !errors.Is(err, ErrLineTooLong) {
+			return no, tr.recvFail(line, err, "move")
+		}
+		tooLong := err != nil
+		tr.add(line)
+		words := strings.Fields(line)
+		switch {
+		case len(words) == 0 && !tooLong, len(words) > 0 && strings.HasPrefix(words[0], "#"):
+			continue
+		case len(words) > 0 && strings.EqualFold(words[0], "info"):
+			if !tooLong { // an overlong info line is dropped whole
+				parseInfo(&info, words[1:], t.State)
+			}
+			continue
+		}
+		if d.owed > 1 {
+			// The late answer to an earlier turn; what the engine said about that search
+			// goes with it.
+			d.owed--
+			info = protocol.SearchInfo{}
+			continue
+		}
+		d.owed = 0
+		if tooLong {
+			return no, tr.fail(line+"...", err, "a line longer than %d bytes", MaxLineLen)
+		}
+		return judgeLine(t, line, words, info, tr)
+	}
+}
+
+// judgeLine reads the engine's answer: a legal move, alone on its line, or resign.
+func judgeLine(t players.Turn, line string, words []string, info protocol.SearchInfo, tr transcript) (players.Decision, error) {
+	var no players.Decision
+	if strings.EqualFold(words[0], "resign") && len(words) == 1 {
+		return players.Decision{Resign: true, Info: info}, nil
+	}
+	if len(words) > 1 {
+		return no, tr.fail(line, fmt.Errorf("%w: more than one word", game.ErrBadMove),
+			"not a move: the answer must be one move (or resign) alone on its line")
+	}
+	m, err := t.State.ParseMove(words[0])
+	if err != nil {
+		if !errors.Is(err, game.ErrBadMove) {
+			err = fmt.Errorf("%w: %v", game.ErrBadMove, err)
+		}
+		return no, tr.fail(line, err, "not a move in %s notation (%v)", t.Game.Name(), err)
+	}
+	if !slices.Contains(t.Legal, m) {
+		legal := make([]string, len(t.Legal))
+		for i, l := range t.Legal {
+			legal[i] = t.State.MoveString(l)
+		}
+		return no, tr.fail(line, game.ErrIllegalMove, "%s is not a legal move here; the legal moves are %s",
+			t.State.MoveString(m), strings.Join(legal, " "))
+	}
+	return players.Decision{Move: m, Info: info}, nil
+}
+
+// GameOver sends "gameover RESULT REASON".
+func (d *lineDialect) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) error {
+	return c.Send("gameover " + lineWord(n.Result, "*") + " " + lineWord(n.Reason, "unknown"))
+}
+
+// Quit sends "quit"; the engine answers nothing.
+func (d *lineDialect) Quit(ctx context.Context, c LineConn) error { return c.Send("quit") }
+
+// lineWord makes s one word of a command, or def when s is empty.
+func lineWord(s, def string) string {
+	if s = strings.Join(strings.Fields(s), "_"); s == "" {
+		return def
+	}
+	return s
+}
+
+// skipLine reports whether a line of these words is to be ignored: empty, or a comment.
+func skipLine(words []string) bool {
+	return len(words) == 0 || strings.HasPrefix(words[0], "#")
+}
+
+// recvFail is the AnswerError for a Recv that failed while waiting for want (a noun:
+// "move", `"ready"`).
+func (t transcript) recvFail(line string, err error, want string) *AnswerError {
+	switch {
+	case errors.Is(err, ErrLineTooLong):
+		return t.fail(line+"...", err, "a line longer than %d bytes", MaxLineLen)
+	case errors.Is(err, context.DeadlineExceeded):
+		return t.fail("", err, "no %s in time (%s)", want, t.silence())
+	case errors.Is(err, ErrExited):
+		how := ""
+		if ee := (*exitError)(nil); errors.As(err, &ee) && ee.how != "" {
+			how = " (" + ee.how + ")"
+		}
+		return t.fail("", err, "the engine exited%s with no %s; %s", how, want, t.silence())
+	}
+	return t.fail("", err, "no %s: %v", want, err)
+}
+
+// lineClock returns the time line's values in milliseconds: the time until the turn's
+// deadline (or ctx's, if earlier), never more than the move time; the remaining time less
+// what the bridge keeps back, never less than the move's; and the increment.
+func lineClock(ctx context.Context, t players.Turn) (move, remaining, inc int64) {
+	move = t.Clock.MoveMS
+	deadline := t.Deadline
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	if !deadline.IsZero() {
+		if left := time.Until(deadline).Milliseconds(); move <= 0 || left < move {
+			move = max(left, 1)
+		}
+	}
+	remaining = max(t.Clock.RemainingMS-(t.Clock.MoveMS-move), move)
+	return move, remaining, max(t.Clock.IncrementMS, 0)
+}
+
+// parseInfo reads the words after "info" into info: later lines override what earlier
+// ones said. pv takes the rest of the line; unknown words and bad values are skipped.
+func parseInfo(info *protocol.SearchInfo, words []string, st game.State) {
+	for i := 0; i < len(words); i++ {
+		key := strings.ToLower(words[i])
+		if key == "pv" {
+			pv := words[i+1:]
+			pv = pv[:min(len(pv), maxPV)]
+			info.PV = make([]string, len(pv))
+			for j, w := range pv {
+				info.PV[j] = w
+				if m, err := st.ParseMove(w); err == nil {
+					info.PV[j] = st.MoveString(m)
+				}
+			}
+			return
+		}
+		if i+1 == len(words) {
+			return
+		}
+		v := words[i+1]
+		switch key {
+		case "depth":
+			if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+				info.Depth, i = n, i+1
+			}
+		case "nodes":
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+				info.Nodes, i = n, i+1
+			}
+		case "score":
+			if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+				info.Score, i = f, i+1
+			}
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+)
+
+// NBoardDefaultDepth is the search depth sent with "set depth" unless NBoardDepth says
+// otherwise.
+const NBoardDefaultDepth = 10
+
+// NBoardOption configures the NBoard dialect.
+type NBoardOption func(*nboard)
+
+// NBoardDepth sets the depth sent to the engine with "set depth", 1 to 60. NBoard engines
+// search to that depth whatever the clock says, so it should be low enough for the engine
+// to answer within the tournament's time for a move.
+func NBoardDepth(n int) NBoardOption {
+	return func(d *nboard) { d.depth = n }
+}
+
+// NewNBoard returns the Dialect of the NBoard protocol, version 1, for Othello engines on
+// the 8x8 board (the only board NBoard knows; other sizes are refused by NewGame).
+//
+// Start sends "nboard 1" and "set depth N", then "ping N" and waits for "pong N": an engine
+// that does not answer within the start-up timeout is too slow to start. Each turn sends
+// the whole game with "set game" in GGF (the initial position and every move so far, a pass
+// being PA), synchronises with ping and pong, so that nothing the engine said about an
+// earlier turn is taken for this one, then sends "go" and reads the answer
+// "=== MOVE[/EVAL[/TIME]]"; the evaluation, in discs for the side to move, is recorded as
+// the move's score. "set myname NAME" gives the engine's name; "status", "nodestats",
+// "search" and any other line are not answers and are skipped (an engine that prints only
+// such lines runs out of time, and the error quotes what it sent). Quit sends "quit".
+func NewNBoard(opts ...NBoardOption) Dialect {
+	d := &nboard{depth: NBoardDefaultDepth}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+type nboard struct {
+	depth int
+	ping  int    // the number of the last ping sent
+	name  string // what the engine called itself with "set myname"
+}
+
+func (d *nboard) Name() string { return "nboard" }
+
+// Start sends the protocol version and the depth, and waits for the engine to answer a ping.
+func (d *nboard) Start(ctx context.Context, c LineConn) (Identity, error) {
+	var tr transcript
+	if d.depth < 1 || d.depth > 60 {
+		return Identity{}, fmt.Errorf("nboard: depth %d is not between 1 and 60", d.depth)
+	}
+	for _, cmd := range []string{"nboard 1", "set depth " + strconv.Itoa(d.depth)} {
+		if err := c.Send(cmd); err != nil {
+			return Identity{}, tr.fail("", err, "could not send %q: %v", cmd, err)
+		}
+	}
+	if err := d.sync(ctx, c, &tr); err != nil {
+		return Identity{}, err
+	}
+	return Identity{Name: d.name}, nil
+}
+
+// NewGame checks that the game is one NBoard can play; the position is sent with each turn.
+func (d *nboard) NewGame(ctx context.Context, c LineConn, g game.Game, seat game.Seat) error {
+	return nboardGame(g)
+}
+
+func nboardGame(g game.Game) error {
+	n, err := othelloBoardSize(g)
+	if err != nil {
+		return fmt.Errorf("nboard: %w", err)
+	}
+	if n != 8 {
+		return fmt.Errorf("nboard: the NBoard protocol plays Othello on the 8x8 board only, not %s (%dx%d)", g.Name(), n, n)
+	}
+	return nil
+}
+
+// Move sends the game so far and asks for a move.
+func (d *nboard) Move(ctx context.Context, c LineConn, t players.Turn) (players.Decision, error) {
+	var (
+		no players.Decision
+		tr transcript
+	)
+	if t.State == nil || len(t.Legal) == 0 {
+		return no, errors.New("nboard: a turn without a position or legal moves")
+	}
+	if err := nboardGame(t.Game); err != nil {
+		return no, err
+	}
+	ggf, err := nboardGGF(t)
+	if err != nil {
+		return no, fmt.Errorf("nboard: %w", err)
+	}
+	if err := d.send(c, "set game "+ggf, &tr); err != nil {
+		return no, err
+	}
+	if err := d.sync(ctx, c, &tr); err != nil {
+		return no, err
+	}
+	if err := d.send(c, "go", &tr); err != nil {
+		return no, err
+	}
+	for {
+		line, err := c.Recv(ctx)
+		if err != nil {
+			return no, tr.recvFail(line, err, `answer "=== MOVE" to "go"`)
+		}
+		tr.add(line)
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "===")
+		if !ok {
+			d.note(line)
+			continue
+		}
+		return nboardDecision(t, line, rest, tr)
+	}
+}
+
+// nboardDecision reads the answer "=== MOVE[/EVAL[/TIME]]"; rest is what follows "===".
+func nboardDecision(t players.Turn, line, rest string, tr transcript) (players.Decision, error) {
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return players.Decision{}, tr.fail(line, game.ErrBadMove, "the answer holds no move")
+	}
+	parts := strings.Split(fields[0], "/")
+	move := parts[0]
+	if strings.EqualFold(move, "pa") {
+		move = "pass"
+	}
+	if strings.EqualFold(move, "resign") {
+		return players.Decision{Resign: true}, nil
+	}
+	m, err := judgeEngineMove(t, line, move, tr)
+	if err != nil {
+		return players.Decision{}, err
+	}
+	dec := players.Decision{Move: m}
+	if len(parts) > 1 {
+		if v, err := strconv.ParseFloat(parts[1], 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			dec.Info.Score = v
+		}
+	}
+	return dec, nil
+}
+
+// GameOver tells the engine nothing: the next turn sends the whole game anyway.
+func (d *nboard) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) error {
+	return nil
+}
+
+// Quit sends "quit", which has no answer.
+func (d *nboard) Quit(ctx context.Context, c LineConn) error {
+	if err := c.Send("quit"); err != nil {
+		return fmt.Errorf("nboard: send %q: %w", "quit", err)
+	}
+	return nil
+}
+
+func (d *nboard) send(c LineConn, cmd string, tr *transcript) error {
+	if err := c.Send(cmd); err != nil {
+		return tr.fail("", err, "could not send %q: %v", cmd, err)
+	}
+	return nil
+}
+
+// sync sends "ping N" and reads up to "pong N", skipping every other line (an answer to an
+// earlier go that came too late among them).
+func (d *nboard) sync(ctx context.Context, c LineConn, tr *transcript) error {
+	d.ping++
+	cmd := "ping " + strconv.Itoa(d.ping)
+	if err := d.send(c, cmd, tr); err != nil {
+		return err
+	}
+	want := "pong " + strconv.Itoa(d.ping)
+	for {
+		line, err := c.Recv(ctx)
+		if err != nil {
+			return tr.recvFail(line, err, fmt.Sprintf("answer %q to %q", want, cmd))
+		}
+		tr.add(line)
+		if strings.Join(strings.Fields(line), " ") == want {
+			return nil
+		}
+		d.note(line)
+	}
+}
+
+// note looks at a line that is not the awaited answer, for the engine's name in
+// "set myname NAME".
+func (d *nboard) note(line string) {
+	fields := strings.Fields(line)
+	if len(fields) >= 3 && fields[0] == "set" && fields[1] == "myname" {
+		d.name = strings.Join(fields[2:], " ")
+	}
+}
+
+// nboardGGF writes the turn's game in GGF, as NBoard's "set game" takes it: the initial
+// position in BO (64 squares a1, b1, ..., h8 with * for black, O for white, - for empty,
+// then the side to move) and the moves, upper case, PA for a pass. A history that does not
+// lead to the turn's position cannot happen with Arena's referee; should it, the position
+// itself is sent, without moves.
+func nboardGGF(t players.Turn) (string, error) {
+	start, steps := t.Game.NewState(), []boardStep(nil)
+	if s, err := replayMoves(t); err == nil {
+		steps = s
+	} else {
+		start = t.State
+	}
+	pos := start.String()
+	if len(pos) != 66 {
+		return "", fmt.Errorf("position %q is not an 8x8 Othello position", pos)
+	}
+	var b strings.Builder
+	b.WriteString("(;GM[Othello]PC[Arena]PB[black]PW[white]TY[8]BO[8 ")
+	for i := range 64 {
+		b.WriteByte(nboardSquare(pos[i]))
+	}
+	b.WriteByte(' ')
+	b.WriteByte(nboardSquare(pos[65]))
+	b.WriteByte(']')
+	for _, st := range steps {
+		if st.seat == 0 {
+			b.WriteString("B[")
+		} else {
+			b.WriteString("W[")
+		}
+		if st.move == "pass" {
+			b.WriteString("PA")
+		} else {
+			b.WriteString(strings.ToUpper(st.move))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(";)")
+	return b.String(), nil
+}
+
+// nboardSquare translates a character of the Othello position text to GGF.
+func nboardSquare(c byte) byte {
+	switch c {
+	case 'X':
+		return '*'
+	case 'O':
+		return 'O'
+	}
+	return '-'
+}

@@ -1,0 +1,16 @@
+//go:build !unix
+
+package engine
+
+import (
+	"errors"
+	"syscall"
+)
+
+// Engines need process groups, which only Unix systems have here.
+
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+func killGroup(pgid int, sig syscall.Signal) error {
+	return errors.New("engine: process groups are not supported on this system")
+}

@@ -16,9 +16,6 @@ import (
 // TestCheckEngine runs check-engine on the fake engines of internal/, built for the test:
 // good ones pass every check, and each fault is reported with what the engine sent.
 func TestCheckEngine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs engine programs")
-	}
 	dir := t.TempDir()
 	fake := map[string]string{}
 	for _, name := range []string{"fakeengine", "fakegtp", "fakenboard"} {

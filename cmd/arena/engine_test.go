@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
@@ -114,14 +116,8 @@ func TestEngineStartFails(t *testing.T) {
 // own. Both games must be played to their end and recorded; on SIGTERM the bridge exits
 // cleanly and leaves no engine process behind.
 func TestEngineTournament(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a tournament between processes")
-	}
 	bins := buildBinaries(t)
 	fake := buildFakeEngine(t)
-	if out, err := exec.Command(bins.arena, "engine", "-h").CombinedOutput(); err != nil {
-		t.Skipf("the arena binary has no engine command yet (main.go must register runEngine): %v\n%s", err, out)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 
@@ -244,4 +240,57 @@ func onlyZombies(pgid int) bool {
 		}
 	}
 	return true
+}
+
+// TestEngineFaultsRecorded: what an engine does wrong reaches the database as the referee
+// judged it, through the bridge, with real processes.
+func TestEngineFaultsRecorded(t *testing.T) {
+	bins := buildBinaries(t)
+	fake := buildFakeEngine(t)
+	tests := []struct {
+		behave string
+		reason string
+	}{
+		{"illegal", protocol.ReasonIllegalMove},
+		{"garbage", protocol.ReasonIllegalMove},
+		{"long-line", protocol.ReasonProtocol},
+		{"slow-move", protocol.ReasonTimeForfeit},
+		{"crash", protocol.ReasonResigned},
+		{"resign", protocol.ReasonResigned},
+	}
+	for _, tt := range tests {
+		t.Run(tt.behave, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			server := startProc(ctx, t, "arena server", bins.arena, "server", "--port", "0")
+			url := server.waitFor(t, "nats://", 10*time.Second)
+			url = strings.Fields(url[strings.Index(url, "nats://"):])[0]
+			startProc(ctx, t, "arena engine", bins.arena, "engine", "--nats", url, "--name", "fake",
+				"--log-level", "warn", "--quit-timeout", "500ms",
+				"--", fake, "--behave", tt.behave, "--ply", "3", "--delay", "1s")
+			dbPath := filepath.Join(t.TempDir(), "arena.db")
+			out, err := exec.CommandContext(ctx, bins.arena, "tournament", "--nats", url, "--players", "fake,random",
+				"--rounds", "1", "--tc", "200ms", "--db", dbPath, "--wait", "10s", "--json").Output()
+			if err != nil {
+				t.Fatalf("tournament: %v", err)
+			}
+			var doc standingsJSON
+			if err := json.Unmarshal(out, &doc); err != nil {
+				t.Fatal(err)
+			}
+			games, err := openDB(t, dbPath).Games(ctx, doc.Tournament)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(games) != 2 {
+				t.Fatalf("%d games, want 2", len(games))
+			}
+			for _, g := range games {
+				seat := slices.Index(g.Players, "fake")
+				if g.Reason != tt.reason || g.Scores[seat] != 0 {
+					t.Errorf("game %d: %s, fake scored %v (%s); want %s and a loss", g.Index, g.Reason, g.Scores[seat], g.Detail, tt.reason)
+				}
+			}
+		})
+	}
 }

@@ -88,9 +88,6 @@ func TestGenerateErrors(t *testing.T) {
 		t.Errorf("simultaneous game: error %v, want ErrUnsupported", err)
 	}
 	// Othello has more than MaxOpenings folded positions after 9 plies.
-	if testing.Short() {
-		return
-	}
 	if _, err := opening.Generate(othello.New(), 9); !errors.Is(err, opening.ErrLimit) {
 		t.Errorf("othello, 9 plies: error %v, want ErrLimit", err)
 	}

@@ -245,20 +245,23 @@ func describeFailure(err error, limit string, starting bool) string {
 			detail = fmt.Sprintf("the engine sent %q: %s", ae.Line, ae.Reason)
 		}
 	}
+	// The codes are what a tournament records for the same thing through arena engine: the
+	// bridge passes the engine's answer on and the referee judges it; an engine that dies
+	// mid-game has its game given up for it.
 	var what, code string
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		what, code = "no answer within "+limit, protocol.ReasonTimeForfeit
 	case errors.Is(err, engine.ErrExited):
-		what, code = "the engine exited", protocol.ReasonDisconnected
+		what, code = "the engine exited", protocol.ReasonResigned
 	case errors.Is(err, game.ErrIllegalMove):
 		what, code = "illegal move", protocol.ReasonIllegalMove
 	case errors.Is(err, game.ErrBadMove):
-		what, code = "wrong move format", protocol.ReasonProtocol
+		what, code = "wrong move format", protocol.ReasonIllegalMove
 	case errors.Is(err, engine.ErrLineTooLong):
 		what, code = "a line too long", protocol.ReasonProtocol
 	default:
-		what, code = "protocol error", protocol.ReasonProtocol
+		what, code = "an answer that is no move", protocol.ReasonIllegalMove
 	}
 	if starting {
 		code = protocol.ReasonAbsent

@@ -114,3 +114,16 @@ func IsLegal(s State, seat Seat, m Move) bool {
 	}
 	return false
 }
+
+// GeneralSum is implemented by games whose returns are payoffs that add up over a
+// tournament (the iterated prisoner's dilemma), rather than a win, a draw or a loss.
+// Standings show such games' total and mean payoff per player.
+type GeneralSum interface {
+	GeneralSum() bool
+}
+
+// IsGeneralSum reports whether g says its returns are payoffs.
+func IsGeneralSum(g Game) bool {
+	gs, ok := g.(GeneralSum)
+	return ok && gs.GeneralSum()
+}

@@ -76,6 +76,10 @@ type StandingsRow struct {
 	Pct    float64        `json:"score_pct"`
 	Elo    float64        `json:"elo"`
 	Ends   map[string]int `json:"terminations,omitempty"` // games by reason code
+	// Payoff and MeanPayoff are the player's total and mean payoff per game, for games whose
+	// returns are payoffs (general-sum games such as the prisoner's dilemma).
+	Payoff     float64 `json:"payoff,omitempty"`
+	MeanPayoff float64 `json:"mean_payoff,omitempty"`
 }
 
 // PlayerStatus is one player the referee has heard from.

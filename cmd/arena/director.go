@@ -224,14 +224,36 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	for _, n := range t.Players {
 		elos[n] = elo.Rating(current, n)
 	}
+	var payoffs map[string]float64
+	if g, err := game.Lookup(t.Game); err == nil && game.IsGeneralSum(g) {
+		payoffs = payoffTotals(games)
+	}
 	var rows []protocol.StandingsRow
 	for _, r := range ratings.Standings(t.Players, results, elos) {
-		rows = append(rows, protocol.StandingsRow{
+		row := protocol.StandingsRow{
 			Rank: r.Rank, Player: r.Player, Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
 			Score: r.Score, Pct: r.ScorePct, Elo: r.Elo, Ends: ends[r.Player],
-		})
+		}
+		if payoffs != nil && r.Games > 0 {
+			row.Payoff, row.MeanPayoff = payoffs[r.Player], payoffs[r.Player]/float64(r.Games)
+		}
+		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// payoffTotals adds up each player's returns over games: for general-sum games, whose
+// returns are payoffs, that is what Axelrod-style tournaments rank by.
+func payoffTotals(games []store.Game) map[string]float64 {
+	totals := map[string]float64{}
+	for _, g := range games {
+		for seat, p := range g.Players {
+			if seat < len(g.Returns) {
+				totals[p] += g.Returns[seat]
+			}
+		}
+	}
+	return totals
 }
 
 func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/store"
 )
 
 func TestParsePlayers(t *testing.T) {
@@ -71,5 +73,17 @@ func TestCompileConfiguredAgents(t *testing.T) {
 	s.Agents = map[string]agentSpec{"ghost": {Agent: "random"}}
 	if _, err := s.compile("", false); err == nil || !strings.Contains(err.Error(), "not one of the players") {
 		t.Fatalf("an agent for no player: %v", err)
+	}
+}
+
+func TestPayoffTotals(t *testing.T) {
+	games := []store.Game{
+		{Players: []string{"tft", "alld"}, Returns: []float64{199, 204}},
+		{Players: []string{"alld", "tft"}, Returns: []float64{204, 199}},
+		{Players: []string{"tft", "allc"}, Returns: []float64{600, 600}},
+	}
+	want := map[string]float64{"tft": 998, "alld": 408, "allc": 600}
+	if got := payoffTotals(games); !reflect.DeepEqual(got, want) {
+		t.Fatalf("payoffTotals = %v, want %v", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -275,10 +276,19 @@ func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration,
 
 // writeStandings prints the standings table and, below it, how each player's games ended.
 func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
+	payoffs := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Payoff != 0 || r.MeanPayoff != 0 })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\tElo\t")
+	header := "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\tElo\t"
+	if payoffs {
+		header += "Payoff\tMean\t"
+	}
+	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t\n", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct, r.Elo)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct, r.Elo)
+		if payoffs {
+			fmt.Fprintf(tw, "%g\t%.2f\t", r.Payoff, r.MeanPayoff)
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

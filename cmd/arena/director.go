@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -238,6 +239,14 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 			row.Payoff, row.MeanPayoff = payoffs[r.Player], payoffs[r.Player]/float64(r.Games)
 		}
 		rows = append(rows, row)
+	}
+	if payoffs != nil {
+		// General-sum games rank by total payoff, as Axelrod-style tournaments do; wins
+		// by payoff and Elo stay beside it.
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].Payoff > rows[j].Payoff })
+		for i := range rows {
+			rows[i].Rank = i + 1
+		}
 	}
 	return rows, nil
 }

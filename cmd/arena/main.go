@@ -25,8 +25,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/heuristic"
+	_ "github.com/arenaref/arena/players/ipd"
 	_ "github.com/arenaref/arena/players/minimax"
 	_ "github.com/arenaref/arena/players/random"
 )

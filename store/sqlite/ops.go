@@ -83,11 +83,12 @@ func checkGame(g *store.Game) error {
 			return fmt.Errorf("seat %d: return %v", seat, r)
 		}
 	}
-	last := -1
+	// Moves come in order of ply and, within a ply (a simultaneous turn), of seat.
+	lastPly, lastSeat := -1, -1
 	for i, m := range g.Moves {
 		switch {
-		case m.Ply <= last:
-			return fmt.Errorf("move %d: ply %d does not follow ply %d", i, m.Ply, last)
+		case m.Ply < lastPly || m.Ply == lastPly && m.Seat <= lastSeat:
+			return fmt.Errorf("move %d: ply %d seat %d does not follow ply %d seat %d", i, m.Ply, m.Seat, lastPly, lastSeat)
 		case m.Seat < 0 || m.Seat >= n:
 			return fmt.Errorf("move %d: seat %d of %d", i, m.Seat, n)
 		case m.Move == "":
@@ -97,7 +98,7 @@ func checkGame(g *store.Game) error {
 		case !finite(m.Score):
 			return fmt.Errorf("move %d: score %v", i, m.Score)
 		}
-		last = m.Ply
+		lastPly, lastSeat = m.Ply, m.Seat
 	}
 	for _, rc := range g.Ratings {
 		if !seated[rc.Player] {
@@ -313,7 +314,7 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 
 	err = each(ctx, tx, `SELECT m.game_id, m.ply, m.seat, m.move, m.elapsed_us, m.depth, m.nodes, m.score, m.pv
 		FROM moves m JOIN games g ON g.id = m.game_id
-		WHERE g.tournament_id = ? ORDER BY m.game_id, m.ply`, []any{tid},
+		WHERE g.tournament_id = ? ORDER BY m.game_id, m.ply, m.seat`, []any{tid},
 		func(rows *sql.Rows) error {
 			var id, us int64
 			var m store.Move

@@ -612,3 +612,43 @@ func BenchmarkRecordGame(b *testing.B) {
 		}
 	}
 }
+
+// TestSimultaneousMoves: in a simultaneous-move game both seats move at each ply, and the
+// store keeps both, in order of ply and seat.
+func TestSimultaneousMoves(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	mustEnsure(t, db, "alice", "bob")
+	tid := mustTournament(t, db, "ipd", "alice", "bob")
+	g := sampleGame(tid, 1, "alice", "bob", 0)
+	g.Game = "ipd"
+	g.Moves = []store.Move{
+		{Ply: 0, Seat: 0, Move: "C"}, {Ply: 0, Seat: 1, Move: "D"},
+		{Ply: 1, Seat: 0, Move: "D"}, {Ply: 1, Seat: 1, Move: "D"},
+	}
+	if _, err := db.RecordGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	games, err := db.Games(ctx, tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range games[0].Moves {
+		got = append(got, fmt.Sprintf("%d/%d:%s", m.Ply, m.Seat, m.Move))
+	}
+	if want := "0/0:C 0/1:D 1/0:D 1/1:D"; strings.Join(got, " ") != want {
+		t.Fatalf("moves %v, want %s", got, want)
+	}
+	for _, bad := range [][]store.Move{
+		{{Ply: 0, Seat: 1, Move: "C"}, {Ply: 0, Seat: 0, Move: "D"}},
+		{{Ply: 0, Seat: 0, Move: "C"}, {Ply: 0, Seat: 0, Move: "D"}},
+		{{Ply: 1, Seat: 0, Move: "C"}, {Ply: 0, Seat: 1, Move: "D"}},
+	} {
+		g.Index++
+		g.Moves = bad
+		if _, err := db.RecordGame(ctx, g); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("moves %v: error %v, want ErrInvalid", bad, err)
+		}
+	}
+}

@@ -69,6 +69,11 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
+	unlock, err := lockDB(*dbPath, true)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	// Each tournament brings its own transport margin (its file's margin).
 	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
 	if err != nil {

@@ -454,3 +454,23 @@ func TestConfiguredAgentsPlay(t *testing.T) {
 		}
 	}
 }
+
+// TestOneDaemonPerDatabase: a second referee daemon on the same database is refused, and so
+// is a tournament command while a daemon owns the file.
+func TestOneDaemonPerDatabase(t *testing.T) {
+	bins := buildBinaries(t)
+	dbPath := filepath.Join(t.TempDir(), "referee.db")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	server := startProc(ctx, t, "server", bins.arena, "server", "--port", "0")
+	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
+	startProc(ctx, t, "referee", bins.arena, "referee", "--nats", url, "--db", dbPath).waitFor(t, "referee ready", 10*time.Second)
+	out, err := exec.CommandContext(ctx, bins.arena, "referee", "--nats", url, "--db", dbPath).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "in use by another arena") {
+		t.Fatalf("second daemon: %v\n%s", err, out)
+	}
+	out, err = exec.CommandContext(ctx, bins.arena, "tournament", "--players", "random,hp1", "--db", dbPath).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "in use by a referee daemon") {
+		t.Fatalf("tournament on the daemon's database: %v\n%s", err, out)
+	}
+}

@@ -11,6 +11,7 @@
 //	arena check-engine [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena server [--host 127.0.0.1] [--port 4222]
 //	arena openings --game othello --plies N
+//	arena ipd simulate --trials N --random-params table1
 //	arena perft --game othello --depth N [--count leaves|exact]
 //
 // Run "arena help" or "arena COMMAND -h" for the flags of each command.
@@ -55,6 +56,7 @@ func commands() []command {
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
+		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {

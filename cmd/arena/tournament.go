@@ -120,6 +120,11 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
+	unlock, err := lockDB(dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if resume != 0 {
 		t, err := db.Tournament(ctx, resume)
 		if err != nil {

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/arenaref/arena/games/ipd"
+	"github.com/arenaref/arena/players/ipd/sim"
+)
+
+// runIPD runs the iterated prisoner's dilemma research tools; the one subcommand so far is
+// "simulate", the in-process simulator of players/ipd/sim.
+func runIPD(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stderr, "Usage: arena ipd simulate [flags]   (arena ipd simulate --help for the flags)")
+		if len(args) == 0 {
+			return usagef("ipd: want a subcommand: simulate")
+		}
+		return errHelp
+	}
+	if args[0] != "simulate" {
+		return usagef("ipd: unknown subcommand %q (known: simulate)", args[0])
+	}
+	return runIPDSimulate(ctx, args[1:], stdout, stderr)
+}
+
+func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("ipd simulate", "--a AGENT --b AGENT --trials N --seed S [flags]", stderr)
+	agents := strings.Join(sim.Agents, ", ")
+	a := fs.String("a", "satisficing", "the first seat's agent: "+agents)
+	b := fs.String("b", "satisficing", "the second seat's agent")
+	trials := fs.Int("trials", 1000, "number of trials")
+	seed := fs.Uint64("seed", 1, "seed of the parameter and initial-action draws")
+	payoff := fs.String("payoff", ipd.PayoffStandard, "matrix without --random-params: standard, fig1 or general")
+	sigma := fs.Float64("sigma", 0, "R of the general matrix (0.5 < sigma < 1)")
+	delta := fs.Float64("delta", 0, "P of the general matrix (0 < delta < sigma)")
+	lambda := fs.Float64("lambda", 0.5, "satisficing lambda without --random-params")
+	aspA := fs.Float64("aspiration-a", -1, "first seat's initial aspiration without --random-params (default: the matrix's T)")
+	aspB := fs.Float64("aspiration-b", -1, "second seat's initial aspiration without --random-params (default: the matrix's T)")
+	random := fs.String("random-params", sim.ParamsFixed, "draw each trial's matrix, lambda and aspirations: none, table1 (the paper's Table 1) or convergence (its conditions for cooperation)")
+	initial := fs.String("initial", sim.InitialRandom, "satisficing seats' initial actions: random, CC, DD, CD, DC or mixed (CD or DC at random)")
+	csvOut := fs.String("csv", "", "write one line per trial to FILE")
+	maxPeriod := fs.Int("max-period", sim.DefaultDetect.MaxPeriod, "longest cycle looked for")
+	repeats := fs.Int("repeats", sim.DefaultDetect.Repeats, "periods a cycle must repeat (at least 2)")
+	maxRounds := fs.Int("max-rounds", sim.DefaultDetect.MaxRounds, "round cap; a trial not settled by then is unsettled")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	e := sim.Experiment{
+		Agents: [2]string{*a, *b}, Trials: *trials, Seed: *seed, Params: *random, Initial: *initial,
+		Lambda: *lambda, Aspiration: [2]float64{*aspA, *aspB},
+		Detect: sim.Detect{MaxPeriod: *maxPeriod, Repeats: *repeats, MaxRounds: *maxRounds},
+	}
+	if *random == sim.ParamsFixed {
+		g, err := ipd.New(ipd.Config{Payoff: *payoff, Sigma: *sigma, Delta: *delta, Rounds: 1, Continue: 1})
+		if err != nil {
+			return usagef("--payoff: %v", err)
+		}
+		if *payoff != ipd.PayoffGeneral && (set["sigma"] || set["delta"]) {
+			return usagef("--sigma and --delta go with --payoff general")
+		}
+		e.Matrix = g.Matrix()
+		for i, name := range []string{"aspiration-a", "aspiration-b"} {
+			if !set[name] {
+				e.Aspiration[i] = e.Matrix.T
+			}
+		}
+	} else {
+		for _, name := range []string{"payoff", "sigma", "delta", "lambda", "aspiration-a", "aspiration-b"} {
+			if set[name] {
+				return usagef("--%s cannot be given with --random-params %s, which draws it", name, *random)
+			}
+		}
+	}
+	if err := e.Check(); err != nil {
+		return usagef("%s", strings.TrimPrefix(err.Error(), "sim: "))
+	}
+	res, err := e.Run(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s v %s, %d trials, seed %d, parameters %s, initial %s\n",
+		*a, *b, *trials, *seed, *random, *initial)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "outcome\ttrials\tshare\t")
+	for _, c := range sim.Tally(res) {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", c.Outcome, c.N, 100*c.Share)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if *csvOut != "" {
+		if err := writeFileAtomic(*csvOut, func(w io.Writer) error { return sim.WriteCSV(w, res) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%d trials written to %s\n", len(res), *csvOut)
+	}
+	return nil
+}

@@ -233,6 +233,9 @@ func (c *checker) stop(ctx context.Context) {
 	c.dropEngine()
 }
 
+// maxMoveBytes is the longest move text a turn reply may carry (protocol.DecodeTurnReply).
+const maxMoveBytes = 64
+
 // describeFailure says in plain words what went wrong and what a tournament would make of
 // it, quoting the line the engine sent. limit names the time that ran out, if one did;
 // starting tells a failed start-up, after which the engine never joins its games.
@@ -256,6 +259,9 @@ func describeFailure(err error, limit string, starting bool) string {
 		what, code = "the engine exited", protocol.ReasonResigned
 	case errors.Is(err, game.ErrIllegalMove):
 		what, code = "illegal move", protocol.ReasonIllegalMove
+	case ae != nil && len(ae.Line) > maxMoveBytes:
+		// The referee's decoder refuses a move longer than that as a protocol error.
+		what, code = "an answer too long to be a move", protocol.ReasonProtocol
 	case errors.Is(err, game.ErrBadMove):
 		what, code = "wrong move format", protocol.ReasonIllegalMove
 	case errors.Is(err, engine.ErrLineTooLong):

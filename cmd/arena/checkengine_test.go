@@ -41,6 +41,8 @@ func TestCheckEngine(t *testing.T) {
 		{name: "nboard good", args: []string{"--protocol", "nboard", "--depth", "3"}, engine: []string{fake["fakenboard"]}, ok: true,
 			want: []string{"ok   start: FakeNBoard", "all 6 checks passed"}},
 
+		{name: "line too long", engine: []string{fake["fakeengine"], "--behave", "long-line"},
+			want: []string{"an answer too long to be a move (forfeit: protocol_error)", "5 of 6 checks failed"}},
 		{name: "line illegal", engine: []string{fake["fakeengine"], "--behave", "illegal"},
 			want: []string{`FAIL start position (black to move): illegal move (forfeit: illegal_move); the engine sent "d4"`, "5 of 6 checks failed"}},
 		{name: "gtp illegal", args: []string{"--protocol", "gtp"}, engine: []string{fake["fakegtp"], "--fault", "illegal"},

@@ -112,7 +112,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := nc.Flush(); err != nil {
 		return fmt.Errorf("nats: %w", err)
 	}
-	fmt.Fprintf(stdout, "arena referee ready on %s, database %s (%d tournaments resumed)\n", nc.ConnectedUrl(), *dbPath, len(running))
+	fmt.Fprintf(stdout, "arena referee ready on %s, database %s (tournaments resumed: %d)\n", nc.ConnectedUrl(), *dbPath, len(running))
 	log.Info().Str("nats", nc.ConnectedUrl()).Str("db", *dbPath).Msg("referee ready")
 
 	<-ctx.Done()

@@ -270,7 +270,7 @@ func TestDaemonLifecycle(t *testing.T) {
 
 	// A restart resumes it and plays exactly the missing games.
 	ref2 := startProc(ctx, t, "referee-2", bins.arena, "referee", "--nats", url, "--db", dbPath)
-	ref2.waitFor(t, "1 tournaments resumed", 10*time.Second)
+	ref2.waitFor(t, "tournaments resumed: 1", 10*time.Second)
 	waitUntil(t, 2*time.Minute, "the tournament to finish", func() bool { return statusOf(t, bins.arena, url, 1).Status == store.StatusFinished })
 	checkComplete(t, db, 1)
 	final := statusOf(t, bins.arena, url, 1)

@@ -73,6 +73,9 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return usagef("--game: %v", err)
 	}
 	base, _, _ := strings.Cut(g.Name(), ":")
+	if *proto == "nboard" && g.Name() != "othello" {
+		return usagef("--protocol nboard plays Othello on the 8x8 board only, not %s", g.Name())
+	}
 
 	prog := filepath.Base(argv[0])
 	// The runtime adds the player's name to its own log; the bridge's needs it here.

@@ -83,6 +83,9 @@ func main() {
 // run executes one command line and returns the process exit status: 0 on success, 2 for
 // a usage error, 1 for any other failure. Every failure is one line on stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"} // "arena help tournament" is "arena tournament -h"
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stderr)
 		if len(args) == 0 {
@@ -116,7 +119,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "arena: a tournament arena and referee for board games over NATS")
 	fmt.Fprintln(w, "\nUsage: arena COMMAND [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' for a command's flags.")
 }

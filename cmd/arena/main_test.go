@@ -130,6 +130,8 @@ func TestCLIErrors(t *testing.T) {
 		{"player unknown agent", []string{"player", "--agent", "nobody"}, 2, "unknown agent", ""},
 		{"player bad params", []string{"player", "--agent", "minimax", "--params", "depth"}, 2, "not key=value", ""},
 		{"player unknown param", []string{"player", "--agent", "minimax", "--params", "speed=9"}, 2, `unknown option "speed"`, ""},
+		{"bad opening order", []string{"tournament", "--players", "random,hp1", "--opening-order", "shuffle"}, 2, "--opening-order", ""},
+		{"nboard off 8x8", []string{"engine", "--nats", "nats://127.0.0.1:1", "--name", "nb", "--game", "othello:size=6", "--protocol", "nboard", "--", "true"}, 2, "8x8 board only", ""},
 		{"server bad port", []string{"server", "--port", "70000"}, 2, "--port", ""},
 		{"stray argument", []string{"perft", "--depth", "1", "extra"}, 2, "unexpected argument", ""},
 	}

@@ -278,15 +278,15 @@ func (s spec) compile(openingsText string, external bool) (plan, error) {
 	if err != nil {
 		return plan{}, fmt.Errorf("schedule: %v", err)
 	}
+	var random bool
+	switch s.OpeningOrder {
+	case "sequential", "":
+	case "random":
+		random = true
+	default:
+		return plan{}, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
+	}
 	if s.Openings != "" {
-		var random bool
-		switch s.OpeningOrder {
-		case "sequential", "":
-		case "random":
-			random = true
-		default:
-			return plan{}, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
-		}
 		ops, err := opening.Parse(strings.NewReader(openingsText), g)
 		if err != nil {
 			return plan{}, fmt.Errorf("openings %s: %v", s.Openings, err)

@@ -180,14 +180,9 @@ func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, 
 	return resign, nil
 }
 
-// rawMove is the first word of an engine's answer line, or the line if it has none, as the
-// move text passed to the referee.
-func rawMove(line string) string {
-	if f := strings.Fields(line); len(f) > 0 {
-		return f[0]
-	}
-	return line
-}
+// rawMove is the engine's answer line, trimmed, as the move text passed to the referee:
+// the referee judges exactly what the engine said ("d3 is my move" is no move).
+func rawMove(line string) string { return strings.TrimSpace(line) }
 
 // GameStarted starts the engine if need be and tells it of the new game.
 func (b *Bridge) GameStarted(n protocol.GameNotice) {

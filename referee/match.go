@@ -121,6 +121,10 @@ type Match struct {
 	Round    int // the tournament round, for the record; 0 outside tournaments
 	// Margin is the transport margin for this game; zero means the referee's (Config.Margin).
 	Margin time.Duration
+	// Wait is how long a player found gone before its first move of the game may take to
+	// come back (it may be reconnecting between games), as an absent player is waited for;
+	// zero means no wait.
+	Wait time.Duration
 	// Opening are moves, in the game's notation, played from the initial position before
 	// the first turn request. They are not the players' moves: they use no clock time and
 	// are sent in TurnRequest.Moves like any other move.
@@ -200,8 +204,8 @@ func checkMatch(m Match) error {
 	if err := checkTimeControl(m.TC); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
 	}
-	if m.Margin < 0 {
-		return fmt.Errorf("%w: negative transport margin %v", ErrInvalidMatch, m.Margin)
+	if m.Margin < 0 || m.Wait < 0 {
+		return fmt.Errorf("%w: negative margin %v or wait %v", ErrInvalidMatch, m.Margin, m.Wait)
 	}
 	if m.MaxPlies < 0 {
 		return fmt.Errorf("%w: negative ply limit %d", ErrInvalidMatch, m.MaxPlies)
@@ -497,6 +501,16 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	player := g.m.Players[seat]
 	ply := g.st.Ply()
 	ex := g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
+		// A player that has not moved in this game yet may have dropped off between games
+		// an instant before it began: it gets the wait to come back, then is asked again.
+		if err := g.r.waitSubscribed(ctx, []string{player}, time.Now().Add(g.m.Wait)); err != nil {
+			return nil, err
+		}
+		if len(g.r.unsubscribed([]string{player})) == 0 {
+			ex = g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+		}
+	}
 	if ex.err != nil {
 		return nil, ex.err
 	}

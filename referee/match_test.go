@@ -628,3 +628,32 @@ func TestMatchMargin(t *testing.T) {
 		})
 	}
 }
+
+// TestLateFirstTurnIsWaitedFor: a player found gone at its first turn of a game (it may be
+// reconnecting between games) is waited for, with Match.Wait, and then asked again; without
+// a wait, the game is forfeited at once.
+func TestLateFirstTurnIsWaitedFor(t *testing.T) {
+	for _, wait := range []time.Duration{0, 5 * time.Second} {
+		t.Run(wait.String(), func(t *testing.T) {
+			e := newEnv(t)
+			e.player("alice", lastLegal)
+			m := countMatch(t, "g1", "alice", "bob")
+			m.Wait = wait
+			result := e.play(context.Background(), m)
+			// bob comes only after alice's first move has been asked for and answered.
+			time.Sleep(50 * time.Millisecond)
+			e.player("bob", lastLegal)
+			res, err := result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := protocol.ReasonNormal
+			if wait == 0 {
+				want = protocol.ReasonNoResponders
+			}
+			if res.Reason != want {
+				t.Fatalf("reason %q (%s), want %q", res.Reason, res.Detail, want)
+			}
+		})
+	}
+}

@@ -111,7 +111,7 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 		indices[p.Index] = true
 		matches[i] = Match{
 			GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
-			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin,
+			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin, Wait: t.Wait,
 		}
 		if err := checkMatch(matches[i]); err != nil {
 			return fmt.Errorf("%w: game %d: %w", ErrInvalidTournament, p.Index, err)

@@ -41,7 +41,7 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 	lambda := fs.Float64("lambda", 0.5, "satisficing lambda without --random-params")
 	aspA := fs.Float64("aspiration-a", -1, "first seat's initial aspiration without --random-params (default: the matrix's T)")
 	aspB := fs.Float64("aspiration-b", -1, "second seat's initial aspiration without --random-params (default: the matrix's T)")
-	random := fs.String("random-params", sim.ParamsFixed, "draw each trial's matrix, lambda and aspirations: none, table1 (the paper's Table 1) or convergence (its conditions for cooperation)")
+	random := fs.String("random-params", sim.ParamsFixed, "draw each trial's matrix, lambda and aspirations: none, table1 (the paper's Table 1), convergence (its conditions for cooperation) or convergence-reject (those conditions enforced on Table 1 draws)")
 	initial := fs.String("initial", sim.InitialRandom, "satisficing seats' initial actions: random, CC, DD, CD, DC or mixed (CD or DC at random)")
 	csvOut := fs.String("csv", "", "write one line per trial to FILE")
 	maxPeriod := fs.Int("max-period", sim.DefaultDetect.MaxPeriod, "longest cycle looked for")

@@ -29,6 +29,12 @@ const (
 	// [0.51, 1), delta in [0.1, sigma-0.4) (so sigma-delta > 0.4), lambda in (0.8, 1),
 	// each aspiration in (sigma, 2], and equal initial actions.
 	ParamsConvergence = "convergence"
+	// ParamsConvergenceReject enforces the same conditions on Table 1 draws instead: sigma
+	// in [0.51, 1) and delta in [0.1, sigma), lambda in (0.8, 1) (Table 1's range stops at
+	// 0.9) and aspirations in [0.5, 2], all drawn again until sigma-delta > 0.4 and both
+	// aspirations exceed sigma; with equal initial actions. Sigma is then no longer
+	// uniform: it is drawn close to 0.5 less often.
+	ParamsConvergenceReject = "convergence-reject"
 )
 
 // Initial action choices (Experiment.Initial), for the satisficing seats.
@@ -81,14 +87,15 @@ func (e Experiment) Check() error {
 				return fmt.Errorf("sim: aspiration %v is not a number", a)
 			}
 		}
-	case ParamsTable1, ParamsConvergence:
+	case ParamsTable1, ParamsConvergence, ParamsConvergenceReject:
 	default:
-		return fmt.Errorf("sim: parameters %q (known: %s, %s, %s)", e.Params, ParamsFixed, ParamsTable1, ParamsConvergence)
+		return fmt.Errorf("sim: parameters %q (known: %s, %s, %s, %s)", e.Params, ParamsFixed, ParamsTable1,
+			ParamsConvergence, ParamsConvergenceReject)
 	}
 	switch e.Initial {
 	case InitialRandom, "CC", "DD":
 	case "CD", "DC", InitialMixed:
-		if e.Params == ParamsConvergence {
+		if e.Params == ParamsConvergence || e.Params == ParamsConvergenceReject {
 			return fmt.Errorf("sim: the convergence conditions need equal initial actions, not %q", e.Initial)
 		}
 	default:
@@ -127,6 +134,17 @@ func (e Experiment) Setup(i int) Setup {
 		s.Matrix = ipd.General(sigma, delta)
 		lambda = uniform(r, 0.8, 1, true)
 		asp = [2]float64{uniform(r, sigma, 2, true), uniform(r, sigma, 2, true)}
+	case ParamsConvergenceReject:
+		for {
+			sigma := uniform(r, 0.51, 1, false)
+			delta := uniform(r, 0.1, sigma, false)
+			lambda = uniform(r, 0.8, 1, true)
+			asp = [2]float64{uniform(r, 0.5, 2, false), uniform(r, 0.5, 2, false)}
+			if sigma-delta > 0.4 && asp[0] > sigma && asp[1] > sigma {
+				s.Matrix = ipd.General(sigma, delta)
+				break
+			}
+		}
 	default:
 		lambda, asp = e.Lambda, e.Aspiration
 	}
@@ -146,7 +164,7 @@ func (e Experiment) Setup(i int) Setup {
 		init = [2]game.Move{a, 1 - a}
 	default:
 		init = [2]game.Move{coin(), coin()}
-		if e.Params == ParamsConvergence {
+		if e.Params == ParamsConvergence || e.Params == ParamsConvergenceReject {
 			init[1] = init[0]
 		}
 	}

@@ -24,6 +24,11 @@ const (
 //
 // On a board smaller than 8x8 the result may include squares just past the board's last
 // file or rank, which are empty in the layout; callers intersect it with the board mask.
+// Moves returns the squares of board where the player with discs own may place a disc
+// against the discs opp: the legal moves of either side, for evaluations that weigh
+// mobility. board is a board mask (State.BoardMask).
+func Moves(own, opp, board uint64) uint64 { return legalMask(own, opp) & board }
+
 func legalMask(p, o uint64) uint64 {
 	oi := o & inner
 	var m uint64

@@ -168,55 +168,7 @@ func newGeometry(n int) *geometry {
 }
 
 // mobility returns the squares of board where the player with discs p may play against o.
-func mobility(p, o, board uint64) uint64 {
-	var m uint64
-	oh := o & notA & notH // runs along ranks and diagonals never touch the a- or h-file
-	empty := board &^ (p | o)
-	// East and west.
-	t := oh & (p << 1)
-	for range 5 {
-		t |= oh & (t << 1)
-	}
-	m |= t << 1
-	t = oh & (p >> 1)
-	for range 5 {
-		t |= oh & (t >> 1)
-	}
-	m |= t >> 1
-	// North and south.
-	t = o & (p << 8)
-	for range 5 {
-		t |= o & (t << 8)
-	}
-	m |= t << 8
-	t = o & (p >> 8)
-	for range 5 {
-		t |= o & (t >> 8)
-	}
-	m |= t >> 8
-	// The diagonals.
-	t = oh & (p << 9)
-	for range 5 {
-		t |= oh & (t << 9)
-	}
-	m |= t << 9
-	t = oh & (p >> 9)
-	for range 5 {
-		t |= oh & (t >> 9)
-	}
-	m |= t >> 9
-	t = oh & (p << 7)
-	for range 5 {
-		t |= oh & (t << 7)
-	}
-	m |= t << 7
-	t = oh & (p >> 7)
-	for range 5 {
-		t |= oh & (t >> 7)
-	}
-	m |= t >> 7
-	return m & empty
-}
+func mobility(p, o, board uint64) uint64 { return othello.Moves(p, o, board) }
 
 // neighbours returns the squares next to a disc of b, in any direction, and b itself.
 func neighbours(b uint64) uint64 {

@@ -504,10 +504,11 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
 		// A player that has not moved in this game yet may have dropped off between games
 		// an instant before it began: it gets the wait to come back, then is asked again.
-		if err := g.r.waitSubscribed(ctx, []string{player}, time.Now().Add(g.m.Wait)); err != nil {
+		gone, err := g.r.waitSubscribed(ctx, []string{player}, time.Now().Add(g.m.Wait))
+		if err != nil {
 			return nil, err
 		}
-		if len(g.r.unsubscribed([]string{player})) == 0 {
+		if len(gone) == 0 {
 			ex = g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
 		}
 	}

@@ -254,7 +254,7 @@ func (r *Referee) playPairing(ctx context.Context, t Tournament, m Match, settle
 	if err := r.waitConnected(ctx); err != nil {
 		return Result{}, false, err
 	}
-	if err := r.waitSubscribed(ctx, m.Players, settleUntil); err != nil {
+	if _, err := r.waitSubscribed(ctx, m.Players, settleUntil); err != nil {
 		return Result{}, false, err
 	}
 	if t.Wait > 0 {
@@ -271,10 +271,11 @@ func (r *Referee) playPairing(ctx context.Context, t Tournament, m Match, settle
 		// Said hello lately is not enough: a player that is reconnecting between games
 		// has no turn subscription yet. Give it the wait too, on the wall clock, since
 		// only the server can tell.
-		if err := r.waitSubscribed(ctx, m.Players, time.Now().Add(t.Wait)); err != nil {
+		gone, err := r.waitSubscribed(ctx, m.Players, time.Now().Add(t.Wait))
+		if err != nil {
 			return Result{}, false, err
 		}
-		if gone := r.unsubscribed(m.Players); len(gone) > 0 {
+		if len(gone) > 0 {
 			return r.forfeitAbsent(m, gone, t.Wait, reconnects)
 		}
 	}
@@ -298,34 +299,29 @@ func (r *Referee) waitConnected(ctx context.Context) error {
 }
 
 // waitSubscribed waits, until the wall clock reads until, for every named player to be
-// subscribed to its turn subject, probing the subjects every reconnectPoll. It returns at
-// once when until has passed.
-func (r *Referee) waitSubscribed(ctx context.Context, names []string, until time.Time) error {
-	for time.Now().Before(until) {
-		missing := false
-		for _, n := range names {
-			if gone, err := r.probe(protocol.TurnSubject(n)); gone || err != nil {
-				missing = true
-				break
-			}
-		}
-		if !missing {
-			return nil
+// subscribed to its turn subject, probing the subjects every reconnectPoll, and returns
+// the players still missing then (none when all are there). The last probe decides: a
+// player found there and gone an instant later is caught at its first turn (Match.Wait).
+func (r *Referee) waitSubscribed(ctx context.Context, names []string, until time.Time) ([]string, error) {
+	for {
+		missing := r.unsubscribed(names)
+		if len(missing) == 0 || !time.Now().Before(until) {
+			return missing, nil
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return missing, ctx.Err()
 		case <-time.After(reconnectPoll):
 		}
 	}
-	return nil
 }
 
-// unsubscribed lists the named players nobody listens for on their turn subjects.
+// unsubscribed lists the named players nobody listens for on their turn subjects; a
+// failed probe counts as missing.
 func (r *Referee) unsubscribed(names []string) []string {
 	var out []string
 	for _, n := range names {
-		if gone, err := r.probe(protocol.TurnSubject(n)); err == nil && gone {
+		if gone, err := r.probe(protocol.TurnSubject(n)); gone || err != nil {
 			out = append(out, n)
 		}
 	}

@@ -59,6 +59,14 @@ type Agent interface {
 	Choose(ctx context.Context, t Turn) (Decision, error)
 }
 
+// GameChecker is implemented by agents whose configuration fits only some variants of a
+// game, such as a learned agent whose weights are for one board size. A tournament asks
+// it about its game before any game starts, so a mismatch is an error at start-up rather
+// than a forfeit later.
+type GameChecker interface {
+	CheckGame(g game.Game) error
+}
+
 // AgentFunc adapts a function to the Agent interface.
 type AgentFunc func(ctx context.Context, t Turn) (Decision, error)
 

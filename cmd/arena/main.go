@@ -10,6 +10,7 @@
 //	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena check-engine [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena server [--host 127.0.0.1] [--port 4222]
+//	arena train --method strategy-net --opponents hp1 --games 10000 --out weights.json
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
 //	arena perft --game othello --depth N [--count leaves|exact]
@@ -30,6 +31,7 @@ import (
 	_ "github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/heuristic"
 	_ "github.com/arenaref/arena/players/ipd"
+	_ "github.com/arenaref/arena/players/learned"
 	_ "github.com/arenaref/arena/players/minimax"
 	_ "github.com/arenaref/arena/players/random"
 )
@@ -57,6 +59,7 @@ func commands() []command {
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
+		{"train", "train a learned-weight Othello player (TD, TDLeaf, strategy network, EVO, co-evolution)", runTrain},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {

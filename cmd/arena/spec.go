@@ -216,8 +216,14 @@ func (s spec) compile(openingsText string, external bool) (plan, error) {
 				return plan{}, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
 			}
 			// Build it once, so that a bad setting is reported now, not when games start.
-			if _, err := players.NewAgent(as.Agent, players.AgentConfig{Params: as.Params}); err != nil {
+			a, err := players.NewAgent(as.Agent, players.AgentConfig{Params: as.Params})
+			if err != nil {
 				return plan{}, fmt.Errorf("players: %s: %v", n, err)
+			}
+			if gc, ok := a.(players.GameChecker); ok {
+				if err := gc.CheckGame(g); err != nil {
+					return plan{}, fmt.Errorf("players: %s: %v", n, err)
+				}
 			}
 		case !external:
 			return plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(players.AgentNames(), ", "))

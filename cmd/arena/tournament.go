@@ -245,19 +245,26 @@ type progress struct {
 }
 
 func newProgress(stderr io.Writer, total, done int) *progress {
-	p := &progress{w: stderr}
-	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		p.bar = progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish(),
-		)
-		_ = p.bar.Set(done)
+	return &progress{w: stderr, bar: terminalBar(stderr, total, done, "games")}
+}
+
+// terminalBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
+func terminalBar(stderr io.Writer, total, done int, description string) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) {
+		return nil
 	}
-	return p
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription(description),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	_ = bar.Set(done)
+	return bar
 }
 
 func (p *progress) gameDone(done, total int, res referee.Result) {

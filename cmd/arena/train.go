@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/plot"
+	"github.com/arenaref/arena/players/learned/model"
+	"github.com/arenaref/arena/players/learned/train"
+)
+
+// runTrain trains a learned-weight Othello player in process (no NATS) and writes its
+// weights file, with the learning curve beside it as CSV and SVG.
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("train", "--method td|tdleaf|strategy-net|evo|coevo --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
+	gameSpec := fs.String("game", "othello", "game: othello, othello:size=6 or othello:size=4")
+	method := fs.String("method", "", "td, tdleaf, strategy-net, evo or coevo (co-evolution on 4x4)")
+	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0); not for evo")
+	games := fs.Int("games", 10000, "training games")
+	out := fs.String("out", "", "weights file to write (the curve goes beside it: NAME.csv and NAME.svg)")
+	seed := fs.Uint64("seed", 1, "seed: the same seed and flags train the same weights")
+	seat := fs.String("seat", train.SeatBoth, "the learner's colour: black, white, or both (alternating)")
+	strategy := fs.String("strategy", "", "td/tdleaf learning strategy: LB (every game, default), LL (losses and draws), L3 (LL, and replay an opponent that won, up to three games in a row)")
+	alpha := fs.Float64("alpha", 0, fmt.Sprintf("td/tdleaf/evo step size (default %g)", train.DefaultAlpha))
+	lambda := fs.Float64("lambda", 0, fmt.Sprintf("td/tdleaf decay (default %g)", train.DefaultLambda))
+	depth := fs.Int("depth", 1, "the learner's search depth in plies (TDLeaf learns at the leaf of this search)")
+	initW := fs.String("init", train.InitZero, "initial weights: zero, or random (uniform in (-10, 10))")
+	pairs := fs.Bool("pairs", false, "strategy-net: one weight per pair of nodes instead of per node")
+	evoSigma := fs.Float64("evo-sigma", 0, fmt.Sprintf("evo: standard deviation of the noise added to the opponent every two games (default %g)", train.DefaultEvoSigma))
+	every := fs.Int("every", 0, "games per point of the learning curve (default games/100)")
+	test := fs.String("test", "", "test opponents, played without learning at every curve point (same syntax as --opponents)")
+	testGames := fs.Int("test-games", 0, "test games per test opponent and colour (default 50)")
+	ckptEvery := fs.Int("checkpoint-every", 1000, "games between checkpoints (OUT.ckpt); a stopped run resumes from it")
+	restart := fs.Bool("restart", false, "ignore an existing checkpoint and start again")
+	generations := fs.Int("generations", 200, "coevo: most generations")
+	population := fs.Int("population", 100, "coevo: networks per side")
+	runs := fs.Int("runs", 1, "coevo: independent runs (seeds SEED, SEED+1, ...)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("--out is required")
+	}
+	g, err := game.Lookup(*gameSpec)
+	if err != nil {
+		return usagef("--game: %v", err)
+	}
+	if *method == "coevo" {
+		return runCoevo(ctx, coevoFlags{game: g.Name(), out: *out, seed: *seed, generations: *generations, population: *population, runs: *runs}, stdout, stderr)
+	}
+	cfg := train.Config{
+		Game: g.Name(), Method: *method, Games: *games, Seed: *seed, Seat: *seat, Strategy: *strategy,
+		Alpha: *alpha, Lambda: *lambda, Depth: *depth, Init: *initW, Pairs: *pairs, EvoSigma: *evoSigma,
+		Every: *every, TestGames: *testGames,
+	}
+	if cfg.Opponents, err = parseOpponents(*opponents); err != nil {
+		return usagef("--opponents: %v", err)
+	}
+	if cfg.Test, err = parseOpponents(*test); err != nil {
+		return usagef("--test: %v", err)
+	}
+	if *ckptEvery < 1 {
+		return usagef("--checkpoint-every must be at least 1")
+	}
+	ckpt := *out + ".ckpt"
+	var t *train.Trainer
+	if st, err := train.LoadCheckpoint(ckpt); err == nil && !*restart {
+		if t, err = train.Resume(cfg, st); err != nil {
+			return fmt.Errorf("%s: %w (use --restart to train from scratch)", ckpt, err)
+		}
+		fmt.Fprintf(stderr, "resuming from %s at game %d\n", ckpt, st.Played)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !*restart {
+		return fmt.Errorf("%w (use --restart to train from scratch)", err)
+	} else if t, err = train.New(cfg); err != nil {
+		return usageError{err.Error()}
+	}
+	cfg = t.Config()
+
+	bar := newTrainProgress(stderr, cfg.Games, t.State().Played)
+	recent := &window{size: 500}
+	err = t.Run(ctx, func(ev train.Event) {
+		recent.add(ev.Result)
+		bar.update(ev, recent)
+		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
+			if err := t.SaveCheckpoint(ckpt); err != nil {
+				fmt.Fprintf(stderr, "checkpoint: %v\n", err)
+			}
+		}
+	})
+	bar.finish()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			if serr := t.SaveCheckpoint(ckpt); serr != nil {
+				return fmt.Errorf("stopped at game %d, and the checkpoint failed: %w", t.State().Played, serr)
+			}
+			fmt.Fprintf(stderr, "stopped at game %d; checkpoint %s written: run the same command again to carry on\n", t.State().Played, ckpt)
+		}
+		return err
+	}
+	f, err := t.File(version)
+	if err != nil {
+		return err
+	}
+	if err := f.Save(*out); err != nil {
+		return err
+	}
+	st := t.State()
+	base := strings.TrimSuffix(*out, ".json")
+	if err := writeCurve(base, cfg, st); err != nil {
+		return err
+	}
+	_ = os.Remove(ckpt)
+	curve := st.FullCurve()
+	last := curve[len(curve)-1]
+	fmt.Fprintf(stdout, "trained %s on %s: %d games (%d wins, %d draws, %d losses) in %s, %.0f games/s\n",
+		cfg.Method, cfg.Game, st.Played, st.Wins, st.Draws, st.Losses,
+		time.Duration(st.Seconds*float64(time.Second)).Round(time.Millisecond), float64(st.Played)/max(st.Seconds, 1e-9))
+	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; last 500: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.rate())
+	for _, sc := range last.Test {
+		fmt.Fprintf(stdout, "test against %s: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", *out, base, base)
+	return nil
+}
+
+// parseOpponents reads an opponent list in the syntax of tournament --players.
+func parseOpponents(list string) ([]train.Opponent, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	names, specs, err := parsePlayers(strings.Split(list, ","))
+	if err != nil {
+		return nil, err
+	}
+	var ops []train.Opponent
+	for _, n := range names {
+		as, ok := specs[n]
+		if !ok {
+			as = agentSpec{Agent: n}
+		}
+		ops = append(ops, train.Opponent{Name: n, Agent: as.Agent, Params: as.Params})
+	}
+	return ops, nil
+}
+
+// window is the win rate of the last size games.
+type window struct {
+	size    int
+	results []int
+	wins    int
+}
+
+func (w *window) add(r int) {
+	w.results = append(w.results, r)
+	if r > 0 {
+		w.wins++
+	}
+	if len(w.results) > w.size {
+		if w.results[0] > 0 {
+			w.wins--
+		}
+		w.results = w.results[1:]
+	}
+}
+
+func (w *window) rate() float64 { return 100 * float64(w.wins) / float64(max(1, len(w.results))) }
+
+// trainProgress shows a progress bar with the running win rate on a terminal, and one
+// line per curve point otherwise.
+type trainProgress struct {
+	bar *progressbar.ProgressBar
+	w   io.Writer
+}
+
+func newTrainProgress(stderr io.Writer, total, done int) *trainProgress {
+	return &trainProgress{w: stderr, bar: terminalBar(stderr, total, done, "training")}
+}
+
+func (p *trainProgress) update(ev train.Event, recent *window) {
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.rate(), len(recent.results)))
+		_ = p.bar.Set(ev.Game)
+		return
+	}
+	if ev.Point != nil {
+		fmt.Fprintf(p.w, "game %d: win rate %.1f%% over the last %d games", ev.Game, ev.Point.WinRate(), ev.Point.Wins+ev.Point.Draws+ev.Point.Losses)
+		for _, sc := range ev.Point.Test {
+			fmt.Fprintf(p.w, ", %s %.1f%%", sc.Opponent, sc.Score())
+		}
+		fmt.Fprintln(p.w)
+	}
+}
+
+func (p *trainProgress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}
+
+// writeCurve writes the learning curve as BASE.csv and BASE.svg.
+func writeCurve(base string, cfg train.Config, st train.State) error {
+	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		head := []string{"games", "wins", "draws", "losses", "win_rate"}
+		for _, o := range cfg.Test {
+			head = append(head, "test_"+o.Name)
+		}
+		_ = cw.Write(head)
+		for _, p := range st.FullCurve() {
+			row := []string{strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), strconv.FormatFloat(p.WinRate(), 'f', 2, 64)}
+			for _, sc := range p.Test {
+				row = append(row, strconv.FormatFloat(sc.Score(), 'f', 2, 64))
+			}
+			_ = cw.Write(row)
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return err
+	}
+	ch := plot.Chart{
+		Title:  fmt.Sprintf("%s on %s (seed %d)", cfg.Method, cfg.Game, cfg.Seed),
+		XLabel: "training games", YLabel: "%", YMin: 0, YMax: 100,
+	}
+	trainS := plot.Series{Name: fmt.Sprintf("training win rate (per %d games)", cfg.Every)}
+	tests := make([]plot.Series, len(cfg.Test))
+	for i, o := range cfg.Test {
+		tests[i].Name = "test score against " + o.Name
+	}
+	for _, p := range st.FullCurve() {
+		trainS.X, trainS.Y = append(trainS.X, float64(p.Games)), append(trainS.Y, p.WinRate())
+		for i, sc := range p.Test {
+			if i < len(tests) {
+				tests[i].X, tests[i].Y = append(tests[i].X, float64(p.Games)), append(tests[i].Y, sc.Score())
+			}
+		}
+	}
+	ch.Series = append([]plot.Series{trainS}, tests...)
+	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+}

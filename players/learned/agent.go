@@ -1,0 +1,117 @@
+package learned
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/learned/lookahead"
+	"github.com/arenaref/arena/players/learned/model"
+	"github.com/arenaref/arena/protocol"
+)
+
+// Name is the name the agent is registered under.
+const Name = "learned"
+
+func init() {
+	players.RegisterAgent(Name, "Othello: evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
+		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
+}
+
+// ErrNoWeights is returned when the weights parameter is missing.
+var ErrNoWeights = errors.New("learned: the weights=PATH parameter is required")
+
+// Agent plays a learned evaluation. It is safe for concurrent use.
+type Agent struct {
+	file  *model.File
+	eval  model.Evaluator
+	size  int
+	depth int
+
+	mu   sync.Mutex // guards rng
+	rng  *rand.Rand
+	pool sync.Pool // *lookahead.Searcher
+}
+
+var (
+	_ players.Agent       = (*Agent)(nil)
+	_ players.GameChecker = (*Agent)(nil)
+)
+
+// New loads the weights file named by the weights parameter.
+func New(cfg players.AgentConfig) (*Agent, error) {
+	if err := players.CheckParams(cfg.Params, "weights", "depth"); err != nil {
+		return nil, err
+	}
+	path := cfg.Params["weights"]
+	if path == "" {
+		return nil, ErrNoWeights
+	}
+	depth := 1
+	if v, ok := cfg.Params["depth"]; ok {
+		d, err := strconv.Atoi(v)
+		if err != nil || d < 1 || d > lookahead.MaxDepth {
+			return nil, fmt.Errorf("learned: depth %q: want 1 to %d", v, lookahead.MaxDepth)
+		}
+		depth = d
+	}
+	f, err := model.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("learned: %w", err)
+	}
+	return FromFile(f, depth, cfg.Seed)
+}
+
+// FromFile makes the agent of a weights file already read.
+func FromFile(f *model.File, depth int, seed int64) (*Agent, error) {
+	eval, err := f.Evaluator()
+	if err != nil {
+		return nil, fmt.Errorf("learned: %w", err)
+	}
+	size, err := f.BoardSize()
+	if err != nil {
+		return nil, fmt.Errorf("learned: %w", err)
+	}
+	a := &Agent{file: f, eval: eval, size: size, depth: depth, rng: rand.New(rand.NewPCG(uint64(seed), 0x1ea12ed))}
+	a.pool.New = func() any { return &lookahead.Searcher{Eval: eval} }
+	return a, nil
+}
+
+// CheckGame refuses games other than Othello of the weights' board size.
+func (a *Agent) CheckGame(g game.Game) error {
+	og, ok := g.(*othello.Game)
+	if !ok {
+		return fmt.Errorf("learned: the weights are for %s, not %s", a.file.Game, g.Name())
+	}
+	if og.Size() != a.size {
+		return fmt.Errorf("learned: the weights are for %s (%dx%d), the game is %s (%dx%d)", a.file.Game, a.size, a.size, g.Name(), og.Size(), og.Size())
+	}
+	return nil
+}
+
+// File returns the weights file the agent plays.
+func (a *Agent) File() *model.File { return a.file }
+
+// Choose searches the position to the agent's depth.
+func (a *Agent) Choose(_ context.Context, t players.Turn) (players.Decision, error) {
+	s, ok := t.State.(*othello.State)
+	if !ok {
+		return players.Decision{}, fmt.Errorf("learned: position is not an Othello position")
+	}
+	if err := a.CheckGame(s.Game()); err != nil {
+		return players.Decision{}, err
+	}
+	a.mu.Lock()
+	rng := rand.New(rand.NewPCG(a.rng.Uint64(), a.rng.Uint64()))
+	a.mu.Unlock()
+	x := a.pool.Get().(*lookahead.Searcher)
+	defer a.pool.Put(x)
+	res := x.Search(s, a.depth, rng)
+	return players.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil
+}

@@ -1,0 +1,153 @@
+// Package lookahead is the fixed-depth search of Arena's learning players: alpha-beta
+// negamax over Othello positions that scores leaves with a learned evaluation and returns,
+// besides the move, the leaf of its principal variation, which TDLeaf(lambda) learns on.
+//
+// Leaves are scored from the point of view of the side to move at the root, as the
+// learner's own predictions are, and the search maximises that score on its turns and
+// minimises it on the opponent's. An evaluation need not be antisymmetric (a strategy
+// network's value of a position for one side is not minus its value for the other), so
+// it is never asked to score a position for the opponent. A finished game scores
+// WinValue * sign(disc differential) from the point of view of the side it is scored
+// for: the +-100 / 0 of a won, lost or drawn game in seed 002, beyond any evaluation of
+// an unfinished position (those stay within (-99, 99) for tanh-linear, but a strategy
+// network's sums are unbounded, so it sees the finish as one more score).
+//
+// Moves of equal value at the root are chosen among uniformly at random, as the strategy
+// network paper asks; deeper ties keep the first move found. Search allocates nothing
+// per node.
+package lookahead
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players/learned/model"
+)
+
+// WinValue is the score of a won game.
+const WinValue = 100
+
+// MaxDepth bounds the search depth.
+const MaxDepth = 16
+
+// Result is the outcome of a search.
+type Result struct {
+	Move  game.Move
+	Value float64 // from the point of view of the side to move at the root
+	// Leaf is the position at the end of the principal variation, seen from the side to
+	// move at the root; Reply is the second move of the variation (the expected answer),
+	// or -1 when the variation is one move long or the game ends after Move.
+	Leaf  model.Position
+	Reply game.Move
+	Nodes int
+}
+
+// Searcher searches with one evaluation. It is not safe for concurrent use (it keeps
+// buffers); make one per goroutine.
+type Searcher struct {
+	Eval  model.Evaluator
+	nodes int
+	moves [MaxDepth + 1][64]game.Move
+	pv    [MaxDepth + 1]pvLine
+}
+
+// pvLine is the principal variation found below a node: its leaf and its first move.
+type pvLine struct {
+	leaf  othello.State
+	first game.Move
+}
+
+// Terminal returns the value of a finished game for seat: WinValue, -WinValue or 0.
+func Terminal(s *othello.State, seat game.Seat) float64 {
+	m := s.Margin()
+	if seat == othello.White {
+		m = -m
+	}
+	switch {
+	case m > 0:
+		return WinValue
+	case m < 0:
+		return -WinValue
+	}
+	return 0
+}
+
+// Search searches s to depth plies (1 to MaxDepth; a pass counts as a ply) and returns
+// the best move for the side to move, ties at the root broken with rng (nil: the first).
+// s must not be finished.
+func (x *Searcher) Search(s *othello.State, depth int, rng *rand.Rand) Result {
+	depth = max(1, min(depth, MaxDepth))
+	x.nodes = 1
+	seat := s.ToMove()
+	legal := s.LegalMoves(seat, x.moves[depth][:0])
+	best := math.Inf(-1)
+	res := Result{Reply: -1}
+	ties := 0
+	for _, m := range legal {
+		c := *s
+		_ = c.Play(m)
+		// A window just under the best so far keeps equal moves exact, so ties are seen.
+		alpha := math.Inf(-1)
+		if ties > 0 {
+			alpha = best - 1e-9
+		}
+		v := -x.negamax(&c, depth-1, math.Inf(-1), -alpha, seat)
+		switch {
+		case ties == 0 || v > best+1e-9:
+			best, ties = v, 1
+		case v >= best-1e-9:
+			ties++
+			if rng == nil || rng.IntN(ties) != 0 {
+				continue
+			}
+		default:
+			continue
+		}
+		line := &x.pv[depth-1]
+		res.Move, res.Value = m, v
+		res.Leaf, res.Reply = model.FromState(&line.leaf, seat), line.first
+	}
+	res.Nodes = x.nodes
+	return res
+}
+
+// negamax returns the value of s for its side to move (the root's score, negated when
+// the root's opponent is to move) and leaves the principal variation below s in
+// x.pv[depth] when the value lies inside (alpha, beta).
+func (x *Searcher) negamax(s *othello.State, depth int, alpha, beta float64, root game.Seat) float64 {
+	x.nodes++
+	line := &x.pv[depth]
+	seat := s.ToMove()
+	if seat == game.Terminal || depth == 0 {
+		line.leaf, line.first = *s, -1
+		var v float64
+		if seat == game.Terminal {
+			v = Terminal(s, root)
+		} else {
+			v = x.Eval.Eval(model.FromState(s, root))
+		}
+		if s.Side() != root {
+			v = -v
+		}
+		return v
+	}
+	best := math.Inf(-1)
+	for _, m := range s.LegalMoves(seat, x.moves[depth][:0]) {
+		c := *s
+		_ = c.Play(m)
+		v := -x.negamax(&c, depth-1, -beta, -alpha, root)
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				line.leaf, line.first = x.pv[depth-1].leaf, m
+			}
+			if alpha >= beta {
+				break
+			}
+		}
+	}
+	return best
+}

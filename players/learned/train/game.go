@@ -1,0 +1,246 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/learned/features"
+	"github.com/arenaref/arena/players/learned/lookahead"
+	"github.com/arenaref/arena/players/learned/model"
+	"github.com/arenaref/arena/players/learned/td"
+)
+
+// mover chooses moves for one side of a training game.
+type mover interface {
+	move(s *othello.State, legal []game.Move) (game.Move, error)
+}
+
+// agentMover plays a registered agent in process, as the player runtime would.
+type agentMover struct {
+	a    players.Agent
+	g    *othello.Game
+	seat game.Seat
+	name string
+}
+
+func newAgentMover(g *othello.Game, o Opponent, seat game.Seat, rng *rand.Rand) (*agentMover, error) {
+	a, err := players.NewAgent(o.Agent, players.AgentConfig{Seed: int64(rng.Uint64() >> 1), Params: o.Params})
+	if err != nil {
+		return nil, fmt.Errorf("opponent %s: %w", o.Name, err)
+	}
+	return &agentMover{a: a, g: g, seat: seat, name: o.Name}, nil
+}
+
+func (m *agentMover) move(s *othello.State, legal []game.Move) (game.Move, error) {
+	c := *s
+	d, err := m.a.Choose(context.Background(), players.Turn{GameID: "train", Game: m.g, State: &c, Seat: m.seat, Legal: legal})
+	if err != nil {
+		return 0, fmt.Errorf("opponent %s: %w", m.name, err)
+	}
+	for _, l := range legal {
+		if l == d.Move && !d.Resign && !d.NoReply && d.Raw == "" {
+			return d.Move, nil
+		}
+	}
+	return 0, fmt.Errorf("opponent %s: chose %v, not a legal move", m.name, s.MoveString(d.Move))
+}
+
+func (m *agentMover) close() {
+	if c, ok := m.a.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// netMover plays a learned evaluation by search, without learning.
+type netMover struct {
+	x     lookahead.Searcher
+	depth int
+	rng   *rand.Rand
+}
+
+func (m *netMover) move(s *othello.State, _ []game.Move) (game.Move, error) {
+	return m.x.Search(s, m.depth, m.rng).Move, nil
+}
+
+// result returns the learner's result in a finished game: +1, 0 or -1.
+func result(s *othello.State, seat game.Seat) int {
+	return int(lookahead.Terminal(s, seat) / lookahead.WinValue)
+}
+
+// learnGame plays one training game, the learner on seat, and learns from it.
+func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, error) {
+	s := t.game.Initial()
+	var (
+		tdGame  td.Game
+		replies []game.Move // the reply each learner search expected
+	)
+	tdMethod := t.cfg.Method == MethodTD || t.cfg.Method == MethodTDLeaf || t.cfg.Method == MethodEvo
+	if t.use != nil {
+		t.use.Reset()
+		t.use.Add(model.FromState(s, seat))
+	}
+	expect := game.Move(-1) // the opponent's reply the learner's last search expected
+	for {
+		mover := s.ToMove()
+		if mover == game.Terminal {
+			break
+		}
+		t.moves = s.LegalMoves(mover, t.moves[:0])
+		var m game.Move
+		if mover == seat {
+			res := t.x.Search(s, t.cfg.Depth, rng)
+			m = res.Move
+			if tdMethod {
+				at := model.FromState(s, seat)
+				if t.cfg.Method == MethodTDLeaf {
+					at = res.Leaf
+				}
+				grad := make([]float64, features.Count)
+				var v float64
+				if finished(at) {
+					v = float64(lookahead.WinValue) * sign(at)
+				} else {
+					v = t.tl.Gradient(at, grad)
+				}
+				tdGame.Values = append(tdGame.Values, v)
+				tdGame.Grads = append(tdGame.Grads, grad)
+				replies = append(replies, res.Reply)
+			}
+			expect = res.Reply
+		} else {
+			var err error
+			if m, err = opp.move(s, t.moves); err != nil {
+				return 0, err
+			}
+			if tdMethod && len(replies) > 0 && expect >= 0 {
+				// Record whether the learner's search foresaw this reply.
+				tdGame.Ignore = growIgnore(tdGame.Ignore, len(replies))
+				tdGame.Ignore[len(replies)-1] = m != expect
+			}
+			expect = -1
+		}
+		if err := s.Play(m); err != nil {
+			return 0, fmt.Errorf("train: %v", err)
+		}
+		if t.use != nil {
+			t.use.Add(model.FromState(s, seat))
+		}
+	}
+	r := result(s, seat)
+	switch {
+	case t.net != nil:
+		t.use.Reinforce(r, t.st.Wins, t.st.Losses)
+	case t.cfg.Method == MethodEvo:
+		// EVO learns from pairs of games (Trainer.evoStep), not by TD.
+	case t.shouldLearn(r):
+		tdGame.Values = append(tdGame.Values, float64(r)*lookahead.WinValue)
+		tdGame.Won = r > 0 && t.cfg.Method == MethodTDLeaf && t.cfg.Strategy == StrategyLB
+		if tdGame.Ignore != nil || tdGame.Won {
+			tdGame.Ignore = growIgnore(tdGame.Ignore, len(tdGame.Grads))
+		} else {
+			tdGame.Ignore = nil
+		}
+		if _, err := td.Update(t.tl.W, tdGame, t.cfg.Alpha, t.cfg.Lambda); err != nil {
+			return 0, err
+		}
+	}
+	return r, nil
+}
+
+// shouldLearn says whether a TD learner learns from a game with this result.
+func (t *Trainer) shouldLearn(r int) bool {
+	return t.cfg.Strategy == StrategyLB || r <= 0
+}
+
+func growIgnore(f []bool, n int) []bool {
+	for len(f) < n {
+		f = append(f, false)
+	}
+	return f
+}
+
+// finished reports whether neither side can place a disc in p.
+func finished(p model.Position) bool {
+	return othello.Moves(p.Own, p.Opp, p.Board) == 0 && othello.Moves(p.Opp, p.Own, p.Board) == 0
+}
+
+// sign is the result of a finished position for the side it is seen from.
+func sign(p model.Position) float64 {
+	a, b := popcount(p.Own), popcount(p.Opp)
+	switch {
+	case a > b:
+		return 1
+	case a < b:
+		return -1
+	}
+	return 0
+}
+
+// testPhase plays the test opponents without learning: TestGames games with each colour.
+func (t *Trainer) testPhase(played int) ([]TestScore, error) {
+	var scores []TestScore
+	for i, o := range t.cfg.Test {
+		sc := TestScore{Opponent: o.Name}
+		for k := range 2 * t.cfg.TestGames {
+			rng := rand.New(rand.NewPCG(t.cfg.Seed^0x7e57, uint64(played)<<20|uint64(i)<<12|uint64(k)))
+			seat := game.Seat(k % 2)
+			a, err := newAgentMover(t.game, o, 1-seat, rng)
+			if err != nil {
+				return nil, err
+			}
+			learner := &netMover{x: lookahead.Searcher{Eval: t.eval}, depth: t.cfg.Depth, rng: rng}
+			var black, white mover = learner, a
+			if seat == othello.White {
+				black, white = a, learner
+			}
+			s, err := play(t.game, black, white)
+			a.close()
+			if err != nil {
+				return nil, err
+			}
+			switch result(s, seat) {
+			case 1:
+				sc.Wins++
+			case -1:
+				sc.Losses++
+			default:
+				sc.Draws++
+			}
+		}
+		scores = append(scores, sc)
+	}
+	return scores, nil
+}
+
+// play plays a game between two movers from the initial position and returns the
+// finished position.
+func play(g *othello.Game, black, white mover) (*othello.State, error) {
+	s := g.Initial()
+	var buf [64]game.Move
+	for {
+		seat := s.ToMove()
+		if seat == game.Terminal {
+			return s, nil
+		}
+		legal := s.LegalMoves(seat, buf[:0])
+		m := black
+		if seat == othello.White {
+			m = white
+		}
+		mv, err := m.move(s, legal)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Play(mv); err != nil {
+			return nil, fmt.Errorf("train: %v", err)
+		}
+	}
+}
+
+func popcount(b uint64) int { return bits.OnesCount64(b) }

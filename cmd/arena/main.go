@@ -59,7 +59,7 @@ func commands() []command {
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
-		{"train", "train a learned-weight Othello player (TD, TDLeaf, strategy network, EVO, co-evolution)", runTrain},
+		{"train", "train a learned-weight Othello player (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {

@@ -37,6 +37,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	initW := fs.String("init", train.InitZero, "initial weights: zero, or random (uniform in (-10, 10))")
 	pairs := fs.Bool("pairs", false, "strategy-net: one weight per pair of nodes instead of per node")
 	evoSigma := fs.Float64("evo-sigma", 0, fmt.Sprintf("evo: standard deviation of the noise added to the opponent every two games (default %g)", train.DefaultEvoSigma))
+	randomPlies := fs.Int("random-plies", 0, "plies played at random at the start of every game (training and test), so that games against deterministic opponents differ")
 	every := fs.Int("every", 0, "games per point of the learning curve (default games/100)")
 	test := fs.String("test", "", "test opponents, played without learning at every curve point (same syntax as --opponents)")
 	testGames := fs.Int("test-games", 0, "test games per test opponent and colour (default 50)")
@@ -61,7 +62,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := train.Config{
 		Game: g.Name(), Method: *method, Games: *games, Seed: *seed, Seat: *seat, Strategy: *strategy,
 		Alpha: *alpha, Lambda: *lambda, Depth: *depth, Init: *initW, Pairs: *pairs, EvoSigma: *evoSigma,
-		Every: *every, TestGames: *testGames,
+		Every: *every, TestGames: *testGames, RandomPlies: *randomPlies,
 	}
 	if cfg.Opponents, err = parseOpponents(*opponents); err != nil {
 		return usagef("--opponents: %v", err)

@@ -67,11 +67,13 @@ type Training struct {
 	Alpha     float64  `json:"alpha,omitempty"`
 	Lambda    float64  `json:"lambda,omitempty"`
 	Depth     int      `json:"depth,omitempty"` // search depth while training
-	Wins      int      `json:"wins"`
-	Draws     int      `json:"draws"`
-	Losses    int      `json:"losses"`
-	Arena     string   `json:"arena,omitempty"` // arena version that trained it
-	Note      string   `json:"note,omitempty"`
+	// RandomPlies were played at random at the start of each training game.
+	RandomPlies int    `json:"random_plies,omitempty"`
+	Wins        int    `json:"wins"`
+	Draws       int    `json:"draws"`
+	Losses      int    `json:"losses"`
+	Arena       string `json:"arena,omitempty"` // arena version that trained it
+	Note        string `json:"note,omitempty"`
 }
 
 // NodeNames returns the names of a board size's strategy network nodes in index order:
@@ -205,7 +207,7 @@ func Decode(r io.Reader) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: data after the JSON object", ErrBadFile)
 	}
 	if _, err := f.Evaluator(); err != nil {

@@ -93,7 +93,11 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 		}
 		t.moves = s.LegalMoves(mover, t.moves[:0])
 		var m game.Move
-		if mover == seat {
+		if ply := s.Ply(); ply < t.cfg.RandomPlies {
+			// A random opening: neither side chooses, and the learner learns nothing
+			// from its turns here.
+			m = t.moves[rng.IntN(len(t.moves))]
+		} else if mover == seat {
 			res := t.x.Search(s, t.cfg.Depth, rng)
 			m = res.Move
 			if tdMethod {
@@ -199,7 +203,7 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 			if seat == othello.White {
 				black, white = a, learner
 			}
-			s, err := play(t.game, black, white)
+			s, err := play(t.game, black, white, t.cfg.RandomPlies, rng)
 			a.close()
 			if err != nil {
 				return nil, err
@@ -218,9 +222,9 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 	return scores, nil
 }
 
-// play plays a game between two movers from the initial position and returns the
-// finished position.
-func play(g *othello.Game, black, white mover) (*othello.State, error) {
+// play plays a game between two movers from the initial position, the first
+// randomPlies plies at random, and returns the finished position.
+func play(g *othello.Game, black, white mover, randomPlies int, rng *rand.Rand) (*othello.State, error) {
 	s := g.Initial()
 	var buf [64]game.Move
 	for {
@@ -233,8 +237,11 @@ func play(g *othello.Game, black, white mover) (*othello.State, error) {
 		if seat == othello.White {
 			m = white
 		}
-		mv, err := m.move(s, legal)
-		if err != nil {
+		mv := legal[0]
+		var err error
+		if s.Ply() < randomPlies {
+			mv = legal[rng.IntN(len(legal))]
+		} else if mv, err = m.move(s, legal); err != nil {
 			return nil, err
 		}
 		if err := s.Play(mv); err != nil {

@@ -88,6 +88,9 @@ type Config struct {
 	Init      string     `json:"init"`
 	Pairs     bool       `json:"pairs,omitempty"`
 	EvoSigma  float64    `json:"evo_sigma,omitempty"`
+	// RandomPlies are played at random at the start of every game, training and test,
+	// so that games against deterministic opponents differ.
+	RandomPlies int `json:"random_plies,omitempty"`
 	// Every is the number of games between two points of the learning curve.
 	Every int `json:"every"`
 	// Test are the opponents of the test phase, played TestGames times with each colour,
@@ -168,6 +171,8 @@ func (c Config) check() (*othello.Game, error) {
 		return nil, bad("init %q (zero, random)", c.Init)
 	case c.Every < 1:
 		return nil, bad("every must be at least 1")
+	case c.RandomPlies < 0 || c.RandomPlies > 20:
+		return nil, bad("random plies %d (0 to 20)", c.RandomPlies)
 	case c.TestGames < 0:
 		return nil, bad("test games must not be negative")
 	case c.Pairs && c.Method != MethodStrategyNet:
@@ -420,7 +425,7 @@ func (t *Trainer) File(version string) (*model.File, error) {
 	c := t.cfg
 	tr := model.Training{
 		Method: c.Method, Games: t.st.Played, Seed: c.Seed, Seat: c.Seat, Strategy: c.Strategy,
-		Alpha: c.Alpha, Lambda: c.Lambda, Depth: c.Depth,
+		Alpha: c.Alpha, Lambda: c.Lambda, Depth: c.Depth, RandomPlies: c.RandomPlies,
 		Wins: t.st.Wins, Draws: t.st.Draws, Losses: t.st.Losses, Arena: version,
 	}
 	for _, o := range c.Opponents {

@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/heuristic"
+	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 	_ "github.com/arenaref/arena/players/random"
 )
@@ -175,6 +177,7 @@ func TestConfigErrors(t *testing.T) {
 			c.Opponents = []Opponent{{Name: "x", Agent: "hp1", Params: map[string]string{"depth": "2"}}}
 		}},
 		{"strategy for strategy-net", func(c *Config) { c.Method = MethodStrategyNet; c.Strategy = StrategyLL }},
+		{"too many random plies", func(c *Config) { c.RandomPlies = 21 }},
 	}
 	if _, err := New(ok); err != nil {
 		t.Fatalf("valid config: %v", err)
@@ -245,6 +248,36 @@ func TestEvoStep(t *testing.T) {
 		if tr.evo.W[0] == opp[0] {
 			t.Errorf("%v: the opponent got no noise", tc.pair)
 		}
+	}
+}
+
+// TestRandomPlies checks that random opening plies make games between deterministic
+// players differ, and that without them such players play one game over and over.
+func TestRandomPlies(t *testing.T) {
+	g, err := othello.NewSize(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := func(plies int) int {
+		seen := map[string]bool{}
+		for k := range 20 {
+			det := func() mover { return &netMover{x: lookahead.Searcher{Eval: model.NewTanhLinear()}, depth: 1} }
+			s, err := play(g, det(), det(), plies, rngFor(uint64(k)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plies > 0 && s.Ply() < plies {
+				t.Fatalf("game of %d plies", s.Ply())
+			}
+			seen[s.String()] = true
+		}
+		return len(seen)
+	}
+	if n := distinct(0); n != 1 {
+		t.Errorf("without random plies %d distinct games, want 1", n)
+	}
+	if n := distinct(4); n < 10 {
+		t.Errorf("with 4 random plies only %d distinct games of 20", n)
 	}
 }
 

@@ -39,6 +39,12 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return fields
 }
 
+// CheckKeys checks JSON that decoded without error into v (a pointer to a struct) the
+// way this package checks messages: every object key that maps to a struct field must
+// spell it exactly, case included, and appear once. Other strict JSON formats (weights
+// files, for one) use it too. Its errors wrap ErrMalformed.
+func CheckKeys(data []byte, v any) error { return checkKeys(data, reflect.TypeOf(v)) }
+
 // checkKeys walks data, already known to be valid JSON, and checks that every key of every
 // object that maps to a struct spells one of its fields exactly, case included, and
 // appears only once. encoding/json alone matches keys regardless of case and lets a

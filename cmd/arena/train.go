@@ -104,7 +104,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if serr := t.SaveCheckpoint(ckpt); serr != nil {
 				return fmt.Errorf("stopped at game %d, and the checkpoint failed: %w", t.State().Played, serr)
 			}
-			fmt.Fprintf(stderr, "stopped at game %d; checkpoint %s written: run the same command again to carry on\n", t.State().Played, ckpt)
+			return fmt.Errorf("interrupted at game %d; checkpoint %s written: run the same command again to carry on", t.State().Played, ckpt)
 		}
 		return err
 	}

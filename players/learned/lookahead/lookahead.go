@@ -134,8 +134,9 @@ func (x *Searcher) negamax(s *othello.State, depth int, alpha, beta float64, roo
 		return v
 	}
 	best := math.Inf(-1)
+	var c othello.State // outside the loop, or escape analysis moves it to the heap
 	for _, m := range s.LegalMoves(seat, x.moves[depth][:0]) {
-		c := *s
+		c = *s
 		_ = c.Play(m)
 		v := -x.negamax(&c, depth-1, -beta, -alpha, root)
 		if v > best {

@@ -14,6 +14,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/learned/features"
+	"github.com/arenaref/arena/protocol"
 )
 
 // Format and Version identify a weights file.
@@ -210,6 +211,9 @@ func Decode(r io.Reader) (*File, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: data after the JSON object", ErrBadFile)
 	}
+	if err := protocol.CheckKeys(data, &f); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
+	}
 	if _, err := f.Evaluator(); err != nil {
 		return nil, err
 	}
@@ -255,6 +259,12 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 	}
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	// CreateTemp makes the file readable by its owner only; a weights file or a chart is
+	// for sharing.
+	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -1,0 +1,73 @@
+package model_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players/learned/model"
+)
+
+// specs maps each board size to its canonical game spec.
+var specs = map[int]string{8: "othello", 6: "othello:size=6", 4: "othello:size=4"}
+
+// sizes lists the board sizes, largest first.
+var sizes = []int{8, 6, 4}
+
+// randomStates plays random games on an n x n board and returns n positions taken from
+// them at every ply, finished ones included, so that every phase of the game is seen.
+func randomStates(t testing.TB, n, count int, rng *rand.Rand) []*othello.State {
+	t.Helper()
+	g, err := othello.NewSize(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*othello.State
+	var buf []game.Move
+	for len(out) < count {
+		s := g.Initial()
+		for len(out) < count {
+			c := *s
+			out = append(out, &c)
+			seat := s.ToMove()
+			if seat == game.Terminal {
+				break
+			}
+			buf = s.LegalMoves(seat, buf[:0])
+			if err := s.Play(buf[rng.IntN(len(buf))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return out
+}
+
+// randomPositions returns positions of random games seen from a random side.
+func randomPositions(t testing.TB, n, count int, rng *rand.Rand) []model.Position {
+	t.Helper()
+	var ps []model.Position
+	for _, s := range randomStates(t, n, count, rng) {
+		ps = append(ps, model.FromState(s, game.Seat(rng.IntN(2))))
+	}
+	return ps
+}
+
+// randomWeights fills w with normal values of standard deviation sd.
+func randomWeights(w []float64, sd float64, rng *rand.Rand) {
+	for k := range w {
+		w[k] = rng.NormFloat64() * sd
+	}
+}
+
+// square returns the 8x8-layout index of a square named like "d4".
+func square(t testing.TB, name string) int {
+	t.Helper()
+	m, err := othello.ParseMove(name)
+	if err != nil || m == othello.Pass {
+		t.Fatalf("square %q: %v", name, err)
+	}
+	return int(m)
+}
+
+func gameMove(sq int) game.Move { return game.Move(sq) }

@@ -148,7 +148,13 @@ type SearchInfo struct {
 	Nodes int64    `json:"nodes,omitempty"`
 	Score float64  `json:"score,omitempty"`
 	PV    []string `json:"pv,omitempty"`
+	// Note is free text about the decision, at most MaxNote bytes: where the move came
+	// from, or an agent's own statistics (the experience player reports its hit rate).
+	Note string `json:"note,omitempty"`
 }
+
+// MaxNote is the longest SearchInfo.Note.
+const MaxNote = 256
 
 // TurnReply answers a TurnRequest. GameID and Ply must echo the request's; Move is a legal
 // move in the game's notation, or Resign.
@@ -299,8 +305,8 @@ func DecodeTurnReply(data []byte) (TurnReply, error) {
 	if m.Move == "" || len(m.Move) > 64 {
 		return TurnReply{}, fmt.Errorf("%w: move must be 1-64 bytes", ErrMalformed)
 	}
-	if m.Info != nil && (len(m.Info.PV) > 256 || m.Info.Depth < 0 || m.Info.Nodes < 0) {
-		return TurnReply{}, fmt.Errorf("%w: info: pv longer than 256 moves, or negative depth or nodes", ErrMalformed)
+	if m.Info != nil && (len(m.Info.PV) > 256 || m.Info.Depth < 0 || m.Info.Nodes < 0 || len(m.Info.Note) > MaxNote) {
+		return TurnReply{}, fmt.Errorf("%w: info: pv longer than 256 moves, negative depth or nodes, or a note over %d bytes", ErrMalformed, MaxNote)
 	}
 	return m, nil
 }

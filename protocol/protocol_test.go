@@ -274,6 +274,7 @@ func TestRejectsBadFields(t *testing.T) {
 		{"turn_reply/negative depth", wrap(DecodeTurnReply), edit(t, sampleTurnReply(), set("info", map[string]any{"depth": -1}))},
 		{"turn_reply/negative nodes", wrap(DecodeTurnReply), edit(t, sampleTurnReply(), set("info", map[string]any{"nodes": -1}))},
 		{"turn_reply/long pv", wrap(DecodeTurnReply), edit(t, sampleTurnReply(), set("info", map[string]any{"pv": make([]string, 257)}))},
+		{"turn_reply/long note", wrap(DecodeTurnReply), edit(t, sampleTurnReply(), set("info", map[string]any{"note": strings.Repeat("x", 257)}))},
 		{"turn_reply/unknown info field", wrap(DecodeTurnReply), edit(t, sampleTurnReply(), set("info", map[string]any{"seldepth": 3}))},
 		{"turn_reply/move as number", wrap(DecodeTurnReply), edit(t, sampleTurnReply(), set("move", 19))},
 		{"game_notice/negative seat", wrap(DecodeGameNotice), edit(t, sampleGameStart(), set("seat", -1))},

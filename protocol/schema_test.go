@@ -680,6 +680,7 @@ func invalidMessages(t testing.TB) []struct {
 	add("turn_reply/negative depth", "turn_reply", sampleTurnReply(), set("info", map[string]any{"depth": -1}))
 	add("turn_reply/negative nodes", "turn_reply", sampleTurnReply(), set("info", map[string]any{"nodes": -1}))
 	add("turn_reply/long pv", "turn_reply", sampleTurnReply(), set("info", map[string]any{"pv": make([]string, 257)}))
+	add("turn_reply/long note", "turn_reply", sampleTurnReply(), set("info", map[string]any{"note": strings.Repeat("x", 257)}))
 	add("turn_reply/unknown info field", "turn_reply", sampleTurnReply(), set("info", map[string]any{"seldepth": 3}))
 	add("turn_reply/info field in capitals", "turn_reply", sampleTurnReply(), set("info", map[string]any{"Depth": 3}))
 	add("turn_reply/score as string", "turn_reply", sampleTurnReply(), set("info", map[string]any{"score": "+1"}))

@@ -92,6 +92,7 @@ type Move struct {
 	Nodes   int64
 	Score   float64
 	PV      []string
+	Note    string
 }
 
 // RatingChange is one player's rating before and after a rated game.

@@ -270,7 +270,7 @@ func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
 	for i, m := range res.Moves {
 		moves[i] = store.Move{Ply: m.Ply, Seat: m.Seat, Move: m.Move, Elapsed: m.Elapsed}
 		if m.Info != nil {
-			moves[i].Depth, moves[i].Nodes, moves[i].Score, moves[i].PV = m.Info.Depth, m.Info.Nodes, m.Info.Score, m.Info.PV
+			moves[i].Depth, moves[i].Nodes, moves[i].Score, moves[i].PV, moves[i].Note = m.Info.Depth, m.Info.Nodes, m.Info.Score, m.Info.PV, m.Info.Note
 		}
 	}
 	return store.Game{

@@ -214,8 +214,8 @@ func insertMoves(ctx context.Context, tx *sql.Tx, gameID int64, moves []store.Mo
 	if len(moves) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, seat, move, elapsed_us, depth, nodes, score, pv)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, seat, move, elapsed_us, depth, nodes, score, pv, note)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func insertMoves(ctx context.Context, tx *sql.Tx, gameID int64, moves []store.Mo
 			pv = string(b)
 		}
 		if _, err := stmt.ExecContext(ctx, gameID, m.Ply, m.Seat, m.Move, m.Elapsed.Microseconds(),
-			m.Depth, m.Nodes, m.Score, pv); err != nil {
+			m.Depth, m.Nodes, m.Score, pv, m.Note); err != nil {
 			return fmt.Errorf("move at ply %d: %w", m.Ply, err)
 		}
 	}
@@ -312,14 +312,14 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 		return nil, err
 	}
 
-	err = each(ctx, tx, `SELECT m.game_id, m.ply, m.seat, m.move, m.elapsed_us, m.depth, m.nodes, m.score, m.pv
+	err = each(ctx, tx, `SELECT m.game_id, m.ply, m.seat, m.move, m.elapsed_us, m.depth, m.nodes, m.score, m.pv, m.note
 		FROM moves m JOIN games g ON g.id = m.game_id
 		WHERE g.tournament_id = ? ORDER BY m.game_id, m.ply, m.seat`, []any{tid},
 		func(rows *sql.Rows) error {
 			var id, us int64
 			var m store.Move
 			var pv string
-			if err := rows.Scan(&id, &m.Ply, &m.Seat, &m.Move, &us, &m.Depth, &m.Nodes, &m.Score, &pv); err != nil {
+			if err := rows.Scan(&id, &m.Ply, &m.Seat, &m.Move, &us, &m.Depth, &m.Nodes, &m.Score, &pv, &m.Note); err != nil {
 				return err
 			}
 			m.Elapsed = time.Duration(us) * time.Microsecond

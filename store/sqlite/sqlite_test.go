@@ -79,7 +79,7 @@ func sampleGame(tid int64, idx int, a, b string, n int) store.Game {
 			Ply: ply, Seat: ply % 2, Move: fmt.Sprintf("m%d", ply),
 			Elapsed: time.Duration(ply+1) * 1234 * time.Microsecond,
 			Depth:   ply % 7, Nodes: int64(ply) * 1000, Score: float64(ply) / 4,
-			PV: []string{"d3", "c5", "e6"}[:ply%4],
+			PV: []string{"d3", "c5", "e6"}[:ply%4], Note: []string{"", "book", "hits 3/4"}[ply%3],
 		})
 	}
 	return g

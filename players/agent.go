@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -65,6 +66,16 @@ type Agent interface {
 // than a forfeit later.
 type GameChecker interface {
 	CheckGame(g game.Game) error
+}
+
+// CloseAgent releases what an agent holds, such as an open file, when it implements
+// io.Closer; agents that hold nothing need not. Whoever makes an agent with NewAgent
+// closes it when done with it.
+func CloseAgent(a Agent) error {
+	if c, ok := a.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // AgentFunc adapts a function to the Agent interface.

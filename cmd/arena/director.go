@@ -360,6 +360,7 @@ func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), erro
 	}
 	nc, err := players.Connect(p.url, name, p.log)
 	if err != nil {
+		players.CloseAgent(agent)
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -378,6 +379,9 @@ func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), erro
 		cancel()
 		<-done
 		nc.Close()
+		if err := players.CloseAgent(agent); err != nil {
+			p.log.Error().Err(err).Str("player", name).Msg("closing the agent")
+		}
 	}, nil
 }
 

@@ -51,6 +51,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--agent: %v", err)
 	}
+	defer players.CloseAgent(agent)
 	nc, err := players.Connect(*url, *name, log)
 	if err != nil {
 		return err

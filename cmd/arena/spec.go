@@ -221,9 +221,11 @@ func (s spec) compile(openingsText string, external bool) (plan, error) {
 				return plan{}, fmt.Errorf("players: %s: %v", n, err)
 			}
 			if gc, ok := a.(players.GameChecker); ok {
-				if err := gc.CheckGame(g); err != nil {
-					return plan{}, fmt.Errorf("players: %s: %v", n, err)
-				}
+				err = gc.CheckGame(g)
+			}
+			players.CloseAgent(a)
+			if err != nil {
+				return plan{}, fmt.Errorf("players: %s: %v", n, err)
 			}
 		case !external:
 			return plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(players.AgentNames(), ", "))

@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/bits"
 	"math/rand/v2"
 
@@ -51,11 +50,7 @@ func (m *agentMover) move(s *othello.State, legal []game.Move) (game.Move, error
 	return 0, fmt.Errorf("opponent %s: chose %v, not a legal move", m.name, s.MoveString(d.Move))
 }
 
-func (m *agentMover) close() {
-	if c, ok := m.a.(io.Closer); ok {
-		c.Close()
-	}
-}
+func (m *agentMover) close() { players.CloseAgent(m.a) }
 
 // netMover plays a learned evaluation by search, without learning.
 type netMover struct {

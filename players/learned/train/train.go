@@ -201,9 +201,7 @@ func (c Config) check() (*othello.Game, error) {
 		if err != nil {
 			return nil, bad("opponent %s: %v", o.Name, err)
 		}
-		if c, ok := a.(io.Closer); ok {
-			c.Close()
-		}
+		players.CloseAgent(a)
 		if gs := players.AgentGames(o.Agent); gs != nil && !slices.Contains(gs, othello.Name) {
 			return nil, bad("opponent %s: agent %s does not play othello", o.Name, o.Agent)
 		}

@@ -11,6 +11,7 @@
 //	arena check-engine [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena server [--host 127.0.0.1] [--port 4222]
 //	arena train --method strategy-net --opponents hp1 --games 10000 --out weights.json
+//	arena experience run --base gina.db --opponents mm5=minimax:depth=5 --games 400
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
 //	arena perft --game othello --depth N [--count leaves|exact]
@@ -29,6 +30,7 @@ import (
 
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/experience"
 	_ "github.com/arenaref/arena/players/heuristic"
 	_ "github.com/arenaref/arena/players/ipd"
 	_ "github.com/arenaref/arena/players/learned"
@@ -60,6 +62,7 @@ func commands() []command {
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
 		{"train", "train a learned-weight Othello player (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
+		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {

@@ -202,6 +202,19 @@ func (p *trainProgress) update(ev train.Event, recent *window) {
 	}
 }
 
+// updateText shows a line of text with the count: on the bar, or every 50th on its own
+// line.
+func (p *trainProgress) updateText(done int, text string) {
+	if p.bar != nil {
+		p.bar.Describe(text)
+		_ = p.bar.Set(done)
+		return
+	}
+	if done%50 == 0 {
+		fmt.Fprintln(p.w, text)
+	}
+}
+
 func (p *trainProgress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()

@@ -17,6 +17,14 @@
 // parameters give the same move), and solves the game exactly once exact=N or fewer
 // squares are empty. tt=MB sizes the transposition table of each game played at once.
 //
+// A fixed-depth search plays the first of equally good moves it meets, so the agent plays
+// the same game against a deterministic opponent every time. ties=random (with depth=N
+// only) makes it vary between them: after the search it scores every root move exactly,
+// searching each child one ply less deep (or to the end when the search solved the game),
+// and plays one of those with the best score at random, from a generator seeded by
+// players.AgentConfig.Seed, so a seed still gives the same games. ties=first, the
+// default, keeps the search's own move.
+//
 // Every decision carries search information: the last completed depth, the nodes
 // visited, the score in discs from the mover's point of view (the final margin once it
 // is proven) and the principal variation.

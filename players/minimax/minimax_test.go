@@ -277,6 +277,10 @@ func TestParams(t *testing.T) {
 		{map[string]string{"tt": "-1"}, "tt"},
 		{map[string]string{"exact": "65"}, "exact"},
 		{map[string]string{"depth": "4", "tt": "0", "exact": "0"}, ""},
+		{map[string]string{"depth": "2", "ties": "bogus"}, `ties="bogus"`},
+		{map[string]string{"ties": "random"}, "needs depth"},
+		{map[string]string{"ties": "first"}, ""},
+		{map[string]string{"depth": "2", "ties": "random"}, ""},
 	} {
 		_, err := players.NewAgent(Name, players.AgentConfig{Params: tc.params})
 		switch {

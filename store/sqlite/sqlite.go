@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -17,6 +16,7 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
+	"github.com/arenaref/arena/internal/sqlitefile"
 	"github.com/arenaref/arena/store"
 )
 
@@ -92,70 +92,24 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	created, err := prepareFile(abs)
+	created, err := sqlitefile.Prepare(abs)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	db, err := open(ctx, abs)
 	if err != nil {
 		if created {
-			for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-				os.Remove(abs + suffix)
-			}
+			sqlitefile.Remove(abs)
 		}
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	return db, nil
 }
 
-// prepareFile makes sure path names a file SQLite can open for writing, creating it empty
-// if need be (SQLite treats an empty file as an empty database), and reports whether it did.
-// Doing this here rather than letting SQLite create the file gives errors that carry the
-// operating system's reason, and lets Open know which file it may remove after a failure.
-func prepareFile(path string) (created bool, err error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err == nil:
-		if !fi.Mode().IsRegular() {
-			return false, fmt.Errorf("%s is not a regular file", path)
-		}
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
-		if err != nil {
-			return false, err
-		}
-		return false, f.Close()
-	case !errors.Is(err, fs.ErrNotExist):
-		return false, err
-	}
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil {
-		return false, err
-	} else if !fi.IsDir() {
-		return false, fmt.Errorf("%s is not a directory", dir)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return prepareFile(path) // created by someone else in the meantime
-	}
-	if err != nil {
-		return false, err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(path)
-		return false, err
-	}
-	return true, nil
-}
-
-// uriPath escapes the characters that mean something in a SQLite URI filename.
-func uriPath(p string) string {
-	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(p))
-}
-
 func open(ctx context.Context, path string) (_ *DB, err error) {
 	// mode=rw: the file exists by now, and SQLite must never create one behind our back.
 	base := fmt.Sprintf("file:%s?mode=rw&_busy_timeout=%d&_foreign_keys=on&_synchronous=NORMAL",
-		uriPath(path), busyTimeoutMS)
+		sqlitefile.URIPath(path), busyTimeoutMS)
 	db := &DB{path: path, now: time.Now}
 	db.w, err = sql.Open("sqlite3", base+"&_journal_mode=WAL&_txlock=immediate")
 	if err != nil {

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExperienceRunAndStats runs the experience player in process, checks what it
+// writes and what stats reports, then enters the base in a tournament over NATS, where
+// it learns from the referee's notices.
+func TestExperienceRunAndStats(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "gina.db")
+	out := filepath.Join(dir, "curve")
+	code, stdout, stderr := runCLI(t, "experience", "run", "--base", base, "--game", "othello:size=6",
+		"--opponents", "mm=minimax:depth=2:tt=0:exact=0", "--games", "20", "--window", "5", "--out", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "20 games in") {
+		t.Errorf("run summary:\n%s", stdout)
+	}
+	rows := readCSV(t, out+".csv")
+	if len(rows) != 21 || rows[0][3] != "margin" || rows[20][0] != "20" {
+		t.Errorf("curve CSV: %d rows, header %v", len(rows), rows[0])
+	}
+	for _, suffix := range []string{"-margin.svg", "-hits.svg", "-size.svg"} {
+		if fi, err := os.Stat(out + suffix); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", suffix, err)
+		}
+	}
+
+	code, stdout, stderr = runCLI(t, "experience", "stats", "--base", base, "--game", "othello:size=6", "--json")
+	if code != 0 {
+		t.Fatalf("stats: exit %d\n%s", code, stderr)
+	}
+	var doc statsDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Stats.Games != 20 || doc.Stats.Nodes == 0 || doc.Stats.FileBytes == 0 || doc.Recent.Games != 20 {
+		t.Errorf("stats: %+v", doc)
+	}
+
+	code, stdout, stderr = runCLI(t, "tournament", "--game", "othello:size=6", "--players", "gina=experience:base="+base+":size=6,random",
+		"--rounds", "2", "--tc", "2s", "--db", filepath.Join(dir, "t.db"), "--json")
+	if code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	}
+	code, stdout, _ = runCLI(t, "experience", "stats", "--base", base, "--game", "othello:size=6", "--json")
+	if code != 0 {
+		t.Fatal("stats after the tournament failed")
+	}
+	doc = statsDoc{}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Stats.Games != 24 {
+		t.Errorf("after a 4-game tournament the base holds %d games, want 24", doc.Stats.Games)
+	}
+
+	// A base of another board size is refused before the tournament starts.
+	code, _, stderr = runCLI(t, "tournament", "--game", "othello", "--players", "gina=experience:base="+base+":size=6,random",
+		"--rounds", "1", "--tc", "100ms", "--db", filepath.Join(dir, "u.db"))
+	if code == 0 || !strings.Contains(stderr, "the base is for othello:size=6") {
+		t.Errorf("8x8 tournament with a 6x6 base: exit %d\n%s", code, stderr)
+	}
+}

@@ -66,16 +66,21 @@ type TournamentStatus struct {
 
 // StandingsRow is one player's line in a tournament's standings.
 type StandingsRow struct {
-	Rank   int            `json:"rank"`
-	Player string         `json:"player"`
-	Games  int            `json:"games"`
-	Wins   int            `json:"wins"`
-	Draws  int            `json:"draws"`
-	Losses int            `json:"losses"`
-	Score  float64        `json:"score"`
-	Pct    float64        `json:"score_pct"`
-	Elo    float64        `json:"elo"`
-	Ends   map[string]int `json:"terminations,omitempty"` // games by reason code
+	Rank   int     `json:"rank"`
+	Player string  `json:"player"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Score  float64 `json:"score"`
+	Pct    float64 `json:"score_pct"`
+	Elo    float64 `json:"elo"`
+	// Rating and RatingError are the maximum-likelihood rating of the whole tournament and
+	// its 95% error bar (1.96 standard errors), the pool's average at 1500; they are 0 for
+	// games that are not two-player zero-sum.
+	Rating      float64        `json:"rating,omitempty"`
+	RatingError float64        `json:"rating_error,omitempty"`
+	Ends        map[string]int `json:"terminations,omitempty"` // games by reason code
 	// Payoff and MeanPayoff are the player's total and mean payoff per game, for games whose
 	// returns are payoffs (general-sum games such as the prisoner's dilemma).
 	Payoff     float64 `json:"payoff,omitempty"`

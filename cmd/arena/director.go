@@ -240,6 +240,25 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 		}
 		rows = append(rows, row)
 	}
+	if payoffs == nil {
+		// Two-player zero-sum games rank by the maximum-likelihood rating of the whole
+		// tournament, which does not depend on the order the games were played in.
+		if table, err := rateGames(games, t.Players, rateOptions{}); err == nil {
+			byName := map[string]ratingRow{}
+			for _, r := range table.Rows {
+				byName[r.Player] = r
+			}
+			for i := range rows {
+				if r, ok := byName[rows[i].Player]; ok && rows[i].Games > 0 {
+					rows[i].Rating, rows[i].RatingError = r.Rating, r.Error
+				}
+			}
+			sort.SliceStable(rows, func(i, j int) bool { return rows[i].Rating > rows[j].Rating })
+			for i := range rows {
+				rows[i].Rank = i + 1
+			}
+		}
+	}
 	if payoffs != nil {
 		// General-sum games rank by total payoff, as Axelrod-style tournaments do; wins
 		// by payoff and Elo stay beside it.

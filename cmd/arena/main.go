@@ -5,6 +5,9 @@
 //
 //	arena tournament --game othello --players random,hp1,hp2 --rounds 2 --tc 100ms --db arena.db
 //	arena tournament --resume ID --db arena.db
+//	arena match A B --game othello --tc 100ms --sprt elo0=0,elo1=20
+//	arena ratings --db FILE [--tournament ID] [--json]
+//	arena games --db FILE; arena export --db FILE --format pgn|json|csv|ggf
 //	arena referee --nats URL --db FILE       (daemon; then arena submit/status/cancel/players)
 //	arena player --nats URL --name NAME --agent hp1
 //	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
@@ -51,11 +54,15 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"tournament", "run a tournament and print the standings", runTournament},
+		{"match", "play a two-player match, optionally until an SPRT decides", runMatch},
 		{"referee", "run the referee daemon: tournaments submitted over NATS, resumed after restarts", runReferee},
 		{"submit", "send a tournament file to a referee daemon", runSubmit},
 		{"status", "show a referee daemon's tournaments, or one with its standings", runStatus},
 		{"cancel", "cancel a tournament on a referee daemon", runCancel},
 		{"players", "list the players a referee daemon has heard from", runPlayers},
+		{"ratings", "maximum-likelihood ratings with error bars, LOS matrix and crosstable from a database", runRatings},
+		{"games", "list recorded games with how they ended", runGames},
+		{"export", "write recorded games as PGN (Ordo, BayesElo), JSON, CSV or GGF", runExport},
 		{"player", "run a built-in agent as a player process", runPlayer},
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},

@@ -289,14 +289,23 @@ func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration,
 // writeStandings prints the standings table and, below it, how each player's games ended.
 func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	payoffs := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Payoff != 0 || r.MeanPayoff != 0 })
+	rated := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Rating != 0 })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\tElo\t"
+	header := "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\t"
+	if rated {
+		header += "Rating\t±\t"
+	}
+	header += "Elo\t"
 	if payoffs {
 		header += "Payoff\tMean\t"
 	}
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct, r.Elo)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct)
+		if rated {
+			fmt.Fprintf(tw, "%.0f\t%s\t", r.Rating, plusMinus(r.RatingError))
+		}
+		fmt.Fprintf(tw, "%.0f\t", r.Elo)
 		if payoffs {
 			fmt.Fprintf(tw, "%g\t%.2f\t", r.Payoff, r.MeanPayoff)
 		}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arenaref/arena/ratings"
+	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/sqlite"
+)
+
+// runMatch plays a two-player match, colours alternating, until an SPRT decides or the
+// games run out. The games are recorded as a tournament, like any other.
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	s := defaultSpec()
+	var sprtFlag, dbPath, natsURL, logLevel, openings string
+	var maxGames int
+	fs := newFlagSet("match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
+	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
+	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5)")
+	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
+	fs.IntVar(&maxGames, "games", 1000, "most games to play (an even number: each opening with both colours)")
+	fs.StringVar(&openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
+	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once")
+	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices (0: from the clock)")
+	fs.Var(&durationFlag{&s.Margin}, "margin", "transport margin added to every deadline")
+	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
+	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
+	fs.StringVar(&natsURL, "nats", "", "NATS server URL (default: an embedded server)")
+	fs.StringVar(&logLevel, "log-level", "warn", "log level")
+	// The players may come first (arena match A B --tc ...), but flag parsing stops at the
+	// first argument that is not a flag: move them behind the flags.
+	lead := 0
+	for lead < len(args) && lead < 2 && !strings.HasPrefix(args[lead], "-") {
+		lead++
+	}
+	args = append(slices.Clone(args[lead:]), args[:lead]...)
+	if err := fs.parseWithArgs(args, 2); err != nil {
+		return err
+	}
+	if maxGames < 2 {
+		return usagef("--games must be at least 2")
+	}
+	var test *ratings.SPRT
+	if sprtFlag != "" {
+		t, err := parseSPRT(sprtFlag)
+		if err != nil {
+			return usagef("--sprt: %v", err)
+		}
+		test = &t
+	}
+	var err error
+	if s.Players, s.Agents, err = parsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
+		return usagef("players: %v", err)
+	}
+	s.Rounds = (maxGames + 1) / 2
+	var openingsText string
+	if openings != "" {
+		b, err := os.ReadFile(openings)
+		if err != nil {
+			return usagef("--openings: %v", err)
+		}
+		openingsText, s.Openings = string(b), openings
+		s.Rounds = 1
+	}
+	if s.Seed == 0 {
+		s.Seed = time.Now().UnixNano() & 0x7fffffff
+	}
+	if _, err := s.compile(openingsText, natsURL != ""); err != nil {
+		return asFlagError(err)
+	}
+	log, err := newLogger(stderr, logLevel)
+	if err != nil {
+		return err
+	}
+	nc, shutdownBus, err := connectBus(natsURL, "arena-referee", log)
+	if err != nil {
+		return err
+	}
+	defer shutdownBus()
+	db, err := sqlite.Open(ctx, dbPath)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	defer db.Close()
+	unlock, err := lockDB(dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
+	if err != nil {
+		return err
+	}
+	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
+		return fmt.Errorf("start lobby: %w", err)
+	}
+	d := newDirector(db, ref, nc.ConnectedUrl(), log)
+	defer d.pool.stopAll()
+	id, _, err := d.create(ctx, s, openingsText, natsURL != "")
+	if err != nil {
+		return err
+	}
+	a := s.Players[0]
+	var w, dr, l int
+	decision := ratings.Continue
+	drain := make(chan struct{})
+	bar := newTrainProgress(stderr, maxGames, 0)
+	started := time.Now()
+	err = d.run(ctx, id, drain, func(done, total int, res referee.Result) {
+		switch {
+		case res.Result == store.ResultDraw:
+			dr++
+		case (res.Result == store.ResultFirstWins) == (res.Players[0] == a):
+			w++
+		default:
+			l++
+		}
+		line := fmt.Sprintf("%s v %s: %d games, +%d =%d -%d", s.Players[0], s.Players[1], w+dr+l, w, dr, l)
+		if test != nil {
+			lo, hi := test.Bounds()
+			line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", test.LLR(w, dr, l), lo, hi)
+			if decision == ratings.Continue {
+				if decision = test.Decide(w, dr, l); decision != ratings.Continue {
+					close(drain)
+				}
+			}
+		}
+		bar.updateText(w+dr+l, line)
+	})
+	bar.finish()
+	drained := errors.Is(err, referee.ErrDrained) && decision != ratings.Continue
+	status := store.StatusFinished
+	switch {
+	case drained:
+		err = nil
+	case errors.Is(err, context.Canceled):
+		status = store.StatusCancelled
+	case err != nil:
+		status = store.StatusFailed
+	}
+	if serr := db.SetTournamentStatus(context.WithoutCancel(ctx), id, status); serr != nil && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("match (tournament %d in %s): %w", id, dbPath, err)
+	}
+	n := w + dr + l
+	score := (float64(w) + float64(dr)/2) / float64(max(n, 1))
+	fmt.Fprintf(stdout, "%s v %s: %d games in %s, +%d =%d -%d, score %.1f%%", s.Players[0], s.Players[1], n,
+		time.Since(started).Round(time.Millisecond), w, dr, l, 100*score)
+	if fit, ferr := ratings.MaximumLikelihood(2, matchGames(w, dr, l), ratings.FitOptions{Anchor: 1}); ferr == nil {
+		fmt.Fprintf(stdout, ", Elo difference %+.1f ± %.1f, LOS %.1f%%", fit.Ratings[0]-fit.Ratings[1], 1.96*fit.Errors[0], 100*fit.LOS(0, 1))
+	}
+	fmt.Fprintln(stdout)
+	if test != nil {
+		lo, hi := test.Bounds()
+		llr := test.LLR(w, dr, l)
+		switch decision {
+		case ratings.AcceptH1:
+			fmt.Fprintf(stdout, "SPRT: H1 accepted (LLR %.2f ≥ %.2f): %s is stronger than %s by at least about %g Elo\n", llr, hi, s.Players[0], s.Players[1], test.Elo1)
+		case ratings.AcceptH0:
+			fmt.Fprintf(stdout, "SPRT: H0 accepted (LLR %.2f ≤ %.2f): %s is not stronger than %s by %g Elo\n", llr, lo, s.Players[0], s.Players[1], test.Elo1)
+		default:
+			fmt.Fprintf(stdout, "SPRT: no decision after %d games (LLR %.2f within [%.2f, %.2f])\n", n, llr, lo, hi)
+		}
+	}
+	fmt.Fprintf(stdout, "recorded as tournament %d in %s\n", id, dbPath)
+	return nil
+}
+
+// matchGames turns a match score into games for the rating fit: player 0 against 1.
+func matchGames(w, d, l int) []ratings.Game {
+	var gs []ratings.Game
+	for range w {
+		gs = append(gs, ratings.Game{First: 0, Second: 1, Score: 1})
+	}
+	for range d {
+		gs = append(gs, ratings.Game{First: 0, Second: 1, Score: 0.5})
+	}
+	for range l {
+		gs = append(gs, ratings.Game{First: 0, Second: 1, Score: 0})
+	}
+	return gs
+}
+
+// parseSPRT reads elo0=E0,elo1=E1[,alpha=A,beta=B,model=M].
+func parseSPRT(text string) (ratings.SPRT, error) {
+	t := ratings.SPRT{Alpha: 0.05, Beta: 0.05, Model: ratings.ModelLogistic}
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(text, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return t, fmt.Errorf("%q is not key=value", kv)
+		}
+		seen[k] = true
+		if k == "model" {
+			t.Model = v
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return t, fmt.Errorf("%s=%q is not a number", k, v)
+		}
+		switch k {
+		case "elo0":
+			t.Elo0 = x
+		case "elo1":
+			t.Elo1 = x
+		case "alpha":
+			t.Alpha = x
+		case "beta":
+			t.Beta = x
+		default:
+			return t, fmt.Errorf("unknown key %q (elo0, elo1, alpha, beta, model)", k)
+		}
+	}
+	if !seen["elo0"] || !seen["elo1"] {
+		return t, errors.New("elo0 and elo1 are required")
+	}
+	return t, t.Check()
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
-	"github.com/arenaref/arena/store/sqlite"
 )
 
 // runMatch plays a two-player match, colours alternating, until an SPRT decides or the
@@ -81,30 +80,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	nc, shutdownBus, err := connectBus(natsURL, "arena-referee", log)
+	d, db, closeAll, err := openDirector(ctx, natsURL, dbPath, log)
 	if err != nil {
 		return err
 	}
-	defer shutdownBus()
-	db, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	defer db.Close()
-	unlock, err := lockDB(dbPath, false)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
-	if err != nil {
-		return err
-	}
-	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
-		return fmt.Errorf("start lobby: %w", err)
-	}
-	d := newDirector(db, ref, nc.ConnectedUrl(), log)
-	defer d.pool.stopAll()
+	defer closeAll()
 	id, _, err := d.create(ctx, s, openingsText, natsURL != "")
 	if err != nil {
 		return err

@@ -18,6 +18,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/rs/zerolog"
+
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
@@ -109,22 +111,11 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("--resume: %v", err)
 	}
 
-	// The bus comes before the database: a failed connection leaves nothing on disk.
-	nc, shutdownBus, err := connectBus(natsURL, "arena-referee", log)
+	d, db, closeAll, err := openDirector(ctx, natsURL, dbPath, log)
 	if err != nil {
 		return err
 	}
-	defer shutdownBus()
-	db, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	defer db.Close()
-	unlock, err := lockDB(dbPath, false)
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer closeAll()
 	if resume != 0 {
 		t, err := db.Tournament(ctx, resume)
 		if err != nil {
@@ -134,15 +125,6 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	}
-	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
-	if err != nil {
-		return err
-	}
-	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
-		return fmt.Errorf("start lobby: %w", err)
-	}
-	d := newDirector(db, ref, nc.ConnectedUrl(), log)
-	defer d.pool.stopAll()
 	id := resume
 	if id == 0 {
 		if id, _, err = d.create(ctx, s, openingsText, natsURL != ""); err != nil {
@@ -365,4 +347,47 @@ func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, 
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
+}
+
+// openDirector connects to the bus (or starts the embedded server), opens and locks the
+// database, and starts a referee with its lobby: what a command that plays games needs.
+// The bus comes before the database, so a failed connection leaves nothing on disk.
+// closeAll undoes it all.
+func openDirector(ctx context.Context, natsURL, dbPath string, log zerolog.Logger) (_ *director, _ *sqlite.DB, _ func(), err error) {
+	var undo []func()
+	closeAll := func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			closeAll()
+		}
+	}()
+	nc, shutdownBus, err := connectBus(natsURL, "arena-referee", log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	undo = append(undo, shutdownBus)
+	db, err := sqlite.Open(ctx, dbPath)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("--db: %w", err)
+	}
+	undo = append(undo, func() { db.Close() })
+	unlock, err := lockDB(dbPath, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	undo = append(undo, unlock)
+	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
+		return nil, nil, nil, fmt.Errorf("start lobby: %w", err)
+	}
+	d := newDirector(db, ref, nc.ConnectedUrl(), log)
+	undo = append(undo, d.pool.stopAll)
+	return d, db, closeAll, nil
 }

@@ -151,6 +151,7 @@ func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim Limits) R
 	s.nodes, s.nextCheck, s.stopped, s.heuristics = 0, CheckInterval, false, 0
 	if s.tt != nil {
 		s.tt.gen++
+		s.tt.strict = s.strict
 	}
 	if s.strict {
 		clear(s.history)

@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -115,6 +116,32 @@ func TestSearchEqualsMinimax(t *testing.T) {
 					t.Fatalf("search left %d moves made", len(p.hist))
 				}
 				checkPV(t, p, r)
+			}
+		}
+	}
+}
+
+// TestFixedDepthIsReproducible checks that a fixed-depth search gives the same result,
+// node count included, whatever the searcher searched before: nothing an earlier search
+// left in the table may steer it.
+func TestFixedDepthIsReproducible(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	games := make([]*pick, 30)
+	for i := range games {
+		games[i] = newPick(rng, 7+i%3)
+	}
+	fresh := func(p *pick, depth int) search.Result[int] {
+		return search.New[int](search.Config{MoveIndices: 16, TableBytes: 1 << 12}).Search(context.Background(), p, search.Limits{Depth: depth})
+	}
+	used := search.New[int](search.Config{MoveIndices: 16, TableBytes: 1 << 12})
+	for round := range 3 {
+		for i, p := range games {
+			for depth := 2; depth <= 5; depth++ {
+				want := fresh(p, depth)
+				got := used.Search(context.Background(), p, search.Limits{Depth: depth})
+				if got.Score != want.Score || got.Move != want.Move || got.Nodes != want.Nodes || !slices.Equal(got.PV, want.PV) {
+					t.Fatalf("round %d game %d depth %d: after other searches %+v, fresh %+v", round, i, depth, got, want)
+				}
 			}
 		}
 	}

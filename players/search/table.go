@@ -29,6 +29,9 @@ type table[M comparable] struct {
 	entries []entry[M]
 	mask    uint64 // bucket count - 1
 	gen     uint8
+	// strict is set during a reproducible search, which must not carry anything over from
+	// entries that earlier searches left.
+	strict bool
 }
 
 // newTable sizes a table to the largest power-of-two bucket count fitting in bytes.
@@ -58,14 +61,15 @@ func (t *table[M]) probe(key uint64) *entry[M] {
 }
 
 // store records a result. A move is kept from an earlier entry for the same position
-// when the new result has none.
+// when the new result has none, unless the entry is an earlier search's and this search
+// is a reproducible one.
 func (t *table[M]) store(key uint64, depth int, score int32, flags uint8, move M) {
 	i := 2 * (key & t.mask)
 	e := &t.entries[i]
 	if !(e.key == key || e.flags&flagUsed == 0 || int(e.depth) <= depth || e.gen != t.gen) {
 		e = &t.entries[i+1]
 	}
-	if flags&flagMove == 0 && e.key == key && e.flags&(flagUsed|flagMove) == flagUsed|flagMove {
+	if flags&flagMove == 0 && e.key == key && e.flags&(flagUsed|flagMove) == flagUsed|flagMove && (!t.strict || e.gen == t.gen) {
 		flags |= flagMove
 		move = e.move
 	}

@@ -25,7 +25,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("train", "--method td|tdleaf|strategy-net|evo|coevo --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
 	gameSpec := fs.String("game", "othello", "game: othello, othello:size=6 or othello:size=4")
 	method := fs.String("method", "", "td, tdleaf, strategy-net, evo or coevo (co-evolution on 4x4)")
-	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0); not for evo")
+	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0), and self for self-play; not for evo")
 	games := fs.Int("games", 10000, "training games")
 	out := fs.String("out", "", "weights file to write (the curve goes beside it: NAME.csv and NAME.svg)")
 	seed := fs.Uint64("seed", 1, "seed: the same seed and flags train the same weights")

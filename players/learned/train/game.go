@@ -52,6 +52,19 @@ func (m *agentMover) move(s *othello.State, legal []game.Move) (game.Move, error
 
 func (m *agentMover) close() { players.CloseAgent(m.a) }
 
+// opponent makes the mover of an opponent for one game: an agent, or for SelfPlay the
+// learner's own evaluation as it stands. The returned function releases it.
+func (t *Trainer) opponent(o Opponent, seat game.Seat, rng *rand.Rand) (mover, func(), error) {
+	if o.Agent == SelfPlay {
+		return &netMover{x: lookahead.Searcher{Eval: t.eval}, depth: t.cfg.Depth, rng: rng}, func() {}, nil
+	}
+	a, err := newAgentMover(t.game, o, seat, rng)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, a.close, nil
+}
+
 // netMover plays a learned evaluation by search, without learning.
 type netMover struct {
 	x     lookahead.Searcher
@@ -189,7 +202,7 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 		for k := range 2 * t.cfg.TestGames {
 			rng := rand.New(rand.NewPCG(t.cfg.Seed^0x7e57, uint64(played)<<20|uint64(i)<<12|uint64(k)))
 			seat := game.Seat(k % 2)
-			a, err := newAgentMover(t.game, o, 1-seat, rng)
+			a, closeOpp, err := t.opponent(o, 1-seat, rng)
 			if err != nil {
 				return nil, err
 			}
@@ -199,7 +212,7 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 				black, white = a, learner
 			}
 			s, err := play(t.game, black, white, t.cfg.RandomPlies, rng)
-			a.close()
+			closeOpp()
 			if err != nil {
 				return nil, err
 			}

@@ -66,6 +66,10 @@ const (
 // ErrConfig is wrapped by every error about a Config.
 var ErrConfig = errors.New("train: bad configuration")
 
+// SelfPlay as an opponent's agent is the learner itself: its current weights, searched to
+// the same depth, learning only from its own side of the game.
+const SelfPlay = "self"
+
 // Opponent is an agent the learner plays against, by its registered name and parameters.
 type Opponent struct {
 	Name   string            `json:"name"`  // the label in reports
@@ -197,6 +201,12 @@ func (c Config) check() (*othello.Game, error) {
 		return nil, bad("evo sigma %v must be positive", c.EvoSigma)
 	}
 	for _, o := range append(append([]Opponent(nil), c.Opponents...), c.Test...) {
+		if o.Agent == SelfPlay {
+			if len(o.Params) > 0 {
+				return nil, bad("opponent %s: self play takes no parameters", o.Name)
+			}
+			continue
+		}
 		a, err := players.NewAgent(o.Agent, players.AgentConfig{Params: o.Params})
 		if err != nil {
 			return nil, bad("opponent %s: %v", o.Name, err)
@@ -483,11 +493,11 @@ func (t *Trainer) step() (Event, error) {
 		opp, ev.Opponent = &netMover{x: lookahead.Searcher{Eval: t.evo}, depth: t.cfg.Depth, rng: rng}, "evo"
 	} else {
 		o := t.cfg.Opponents[t.st.Next]
-		a, err := newAgentMover(t.game, o, 1-seat, rng)
+		a, closeOpp, err := t.opponent(o, 1-seat, rng)
 		if err != nil {
 			return ev, err
 		}
-		defer a.close()
+		defer closeOpp()
 		opp, ev.Opponent = a, o.Name
 	}
 	result, err := t.learnGame(seat, opp, rng)

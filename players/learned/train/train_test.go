@@ -56,6 +56,7 @@ func TestMethods(t *testing.T) {
 		{"tdleaf LL", Config{Game: "othello:size=6", Method: MethodTDLeaf, Strategy: StrategyLL, Opponents: []Opponent{hp1, hp2}, Games: 40, Depth: 2}},
 		{"td L3 random init", Config{Game: "othello", Method: MethodTD, Strategy: StrategyL3, Init: InitRandom, Opponents: []Opponent{hp1, random}, Games: 20}},
 		{"evo", Config{Game: "othello:size=6", Method: MethodEvo, Games: 45, Init: InitRandom}},
+		{"tdleaf self-play", Config{Game: "othello:size=6", Method: MethodTDLeaf, Opponents: []Opponent{{Name: "self", Agent: SelfPlay}}, Games: 40, Depth: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -178,6 +179,9 @@ func TestConfigErrors(t *testing.T) {
 		}},
 		{"strategy for strategy-net", func(c *Config) { c.Method = MethodStrategyNet; c.Strategy = StrategyLL }},
 		{"too many random plies", func(c *Config) { c.RandomPlies = 21 }},
+		{"self play with parameters", func(c *Config) {
+			c.Opponents = []Opponent{{Name: "s", Agent: SelfPlay, Params: map[string]string{"depth": "2"}}}
+		}},
 	}
 	if _, err := New(ok); err != nil {
 		t.Fatalf("valid config: %v", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
@@ -636,7 +637,7 @@ func (p *runner) game(spec string) (game.Game, error) {
 }
 
 // cleanInfo makes an agent's search info fit the protocol: JSON cannot carry a NaN or an
-// infinite score, and the referee rejects negative counts and overlong variations. It
+// infinite score, and the referee rejects negative counts, overlong variations and notes. It
 // returns nil when there is nothing to say.
 func cleanInfo(info protocol.SearchInfo) *protocol.SearchInfo {
 	info.Depth = max(info.Depth, 0)
@@ -647,7 +648,15 @@ func cleanInfo(info protocol.SearchInfo) *protocol.SearchInfo {
 	if len(info.PV) > maxInfoPV {
 		info.PV = info.PV[:maxInfoPV]
 	}
-	if info.Depth == 0 && info.Nodes == 0 && info.Score == 0 && len(info.PV) == 0 {
+	if len(info.Note) > protocol.MaxNote {
+		// Cut at a character boundary: the note is text.
+		cut := protocol.MaxNote
+		for cut > 0 && !utf8.RuneStart(info.Note[cut]) {
+			cut--
+		}
+		info.Note = info.Note[:cut]
+	}
+	if info.Depth == 0 && info.Nodes == 0 && info.Score == 0 && len(info.PV) == 0 && info.Note == "" {
 		return nil
 	}
 	return &info

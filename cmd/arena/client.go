@@ -27,6 +27,12 @@ func callReferee(ctx context.Context, url, subject string, req protocol.APIReque
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
+	return askReferee(ctx, nc, url, subject, req)
+}
+
+// askReferee sends one API request over nc, connected to url, and waits for the answer
+// until ctx is done.
+func askReferee(ctx context.Context, nc *nats.Conn, url, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
 	msg, err := nc.RequestWithContext(ctx, subject, protocol.Encode(req))
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):

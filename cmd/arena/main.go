@@ -13,6 +13,7 @@
 //	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena check-engine [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena server [--host 127.0.0.1] [--port 4222]
+//	arena healthcheck --nats URL [--referee] [--timeout 2s]
 //	arena train --method strategy-net --opponents hp1 --games 10000 --out weights.json
 //	arena experience run --base gina.db --opponents mm5=minimax:depth=5 --games 400
 //	arena openings --game othello --plies N
@@ -67,6 +68,7 @@ func commands() []command {
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
+		{"healthcheck", "check that a NATS server (and with --referee, a referee daemon) answers; exit 0 or 1", runHealthcheck},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
 		{"train", "train a learned-weight Othello player (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
 		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},

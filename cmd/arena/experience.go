@@ -236,11 +236,13 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 		if seat == othello.White {
 			margin = -margin
 		}
-		gr, err := gina.Base().Games()
+		last, ok, err := gina.Base().LastGame()
 		if err != nil {
 			return err
 		}
-		last := gr[len(gr)-1]
+		if !ok || last.GameID != fmt.Sprintf("x%d", i+1) {
+			return fmt.Errorf("game %d was not merged into the base", i+1)
+		}
 		st, err := gina.Base().Stats()
 		if err != nil {
 			return err

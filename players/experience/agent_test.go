@@ -191,3 +191,20 @@ func TestAgentConcurrentGames(t *testing.T) {
 		t.Errorf("%d games merged, want 8", st.Games)
 	}
 }
+
+func TestLastGame(t *testing.T) {
+	a := newAgent(t, map[string]string{"base": filepath.Join(t.TempDir(), "l.db"), "size": "4"})
+	if _, ok, err := a.Base().LastGame(); ok || err != nil {
+		t.Fatalf("empty base: LastGame = %v, %v", ok, err)
+	}
+	g, _ := othello.NewSize(4)
+	for i, id := range []string{"first", "second"} {
+		if _, err := local.Play(context.Background(), g, nil, []local.Player{{Name: "a", Agent: a}, {Name: "m", Agent: opponent(t, "1")}}, id); err != nil {
+			t.Fatal(err)
+		}
+		last, ok, err := a.Base().LastGame()
+		if err != nil || !ok || last.GameID != id || last.N != int64(i+1) {
+			t.Errorf("after %s: LastGame = %+v, %v, %v", id, last, ok, err)
+		}
+	}
+}

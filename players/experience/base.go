@@ -633,6 +633,25 @@ type GameRow struct {
 	Nodes     int // nodes in the base after the merge
 }
 
+// LastGame returns the record of the game merged last, and false when there is none.
+func (b *Base) LastGame() (GameRow, bool, error) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return GameRow{}, false, ErrClosed
+	}
+	var g GameRow
+	err := b.db.QueryRow("SELECT n, game_id, seat, margin, decisions, hits, nodes FROM games ORDER BY n DESC LIMIT 1").
+		Scan(&g.N, &g.GameID, &g.Seat, &g.Margin, &g.Decisions, &g.Hits, &g.Nodes)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return GameRow{}, false, nil
+	case err != nil:
+		return GameRow{}, false, fmt.Errorf("experience: last game: %w", err)
+	}
+	return g, true, nil
+}
+
 // Games returns the merged games' records in the order they were merged.
 func (b *Base) Games() ([]GameRow, error) {
 	b.mu.RLock()

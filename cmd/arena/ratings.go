@@ -82,7 +82,6 @@ func rateGames(games []store.Game, players []string, o rateOptions) (ratingTable
 	}
 	var rg []ratings.Game
 	t := ratingTable{LOS: map[string]map[string]float64{}, Cross: map[string]map[string]crossCell{}}
-	rows := map[string]*ratingRow{}
 	cell := func(a, b string) crossCell { return t.Cross[a][b] }
 	setCell := func(a, b string, c crossCell) {
 		if t.Cross[a] == nil {
@@ -136,7 +135,7 @@ func rateGames(games []store.Game, players []string, o rateOptions) (ratingTable
 		t.ErrorMethod = fmt.Sprintf("%d simulated tournaments", o.simulations)
 	}
 	for i, n := range players {
-		r := &ratingRow{Player: n, Rating: fit.Ratings[i], Error: errorBar * fit.Errors[i]}
+		r := ratingRow{Player: n, Rating: fit.Ratings[i], Error: errorBar * fit.Errors[i]}
 		for _, c := range t.Cross[n] {
 			r.Wins, r.Draws, r.Losses, r.Points = r.Wins+c.Wins, r.Draws+c.Draws, r.Losses+c.Losses, r.Points+c.Points
 		}
@@ -144,8 +143,7 @@ func rateGames(games []store.Game, players []string, o rateOptions) (ratingTable
 		if r.Games > 0 {
 			r.Pct, r.DrawPct = 100*r.Points/float64(r.Games), 100*float64(r.Draws)/float64(r.Games)
 		}
-		rows[n] = r
-		t.Rows = append(t.Rows, *r)
+		t.Rows = append(t.Rows, r)
 	}
 	sort.SliceStable(t.Rows, func(i, j int) bool {
 		a, b := t.Rows[i], t.Rows[j]

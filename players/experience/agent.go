@@ -170,11 +170,7 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 			info.Score = -info.Score
 		}
 	}
-	st, err := a.base.Stats()
-	if err != nil {
-		return players.Decision{}, err
-	}
-	info.Note = fmt.Sprintf("experience: %s (%d of %d legal moves known); this game %d/%d from the base; base %d nodes", adv.Case, adv.Known, adv.Legal, hits, decisions, st.Nodes)
+	info.Note = fmt.Sprintf("experience: %s (%d of %d legal moves known); this game %d/%d from the base; base %d nodes", adv.Case, adv.Known, adv.Legal, hits, decisions, a.base.Nodes())
 	return players.Decision{Move: adv.Move, Info: info}, nil
 }
 

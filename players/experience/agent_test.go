@@ -112,6 +112,9 @@ func TestAgentLearns(t *testing.T) {
 		t.Errorf("third game (black again): no move came from the base")
 	}
 	st, _ := a.Base().Stats()
+	if n := a.Base().Nodes(); n != st.Nodes || n == 0 {
+		t.Errorf("Nodes = %d, Stats says %d", n, st.Nodes)
+	}
 	a.Close()
 
 	// Reopened, the base is the same, and the first position is known.

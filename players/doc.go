@@ -6,7 +6,8 @@
 // protocol v1 (see docs/protocol.md):
 //
 //   - it subscribes to the player's turn and game subjects and to the lobby roll call;
-//   - it announces the player with a Hello request on arena.v1.lobby.hello, retrying every
+//   - it announces the player with a Hello request on its own subject
+//     arena.v1.lobby.hello.<name> (protocol.HelloSubject), retrying every
 //     Config.HelloRetry until a referee answers with a Welcome (players may well start
 //     before the referee), then repeats the Hello every Welcome.HeartbeatMS as a heartbeat,
 //     and at once whenever a RollCall arrives;

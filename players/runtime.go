@@ -147,19 +147,57 @@ func Connect(url, name string, log zerolog.Logger, extra ...nats.Option) (*nats.
 		nats.ReconnectHandler(func(nc *nats.Conn) {
 			log.Info().Str("url", nc.ConnectedUrlRedacted()).Msg("reconnected to nats")
 		}),
-		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
-			ev := log.Error().Err(err)
-			if sub != nil {
-				ev = ev.Str("subject", sub.Subject)
-			}
-			ev.Msg("nats error")
-		}),
+		nats.ErrorHandler(errorLogger(log)),
 	}
 	nc, err := nats.Connect(url, append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", url, err)
 	}
 	return nc, nil
+}
+
+// slowConsumerLogEvery is how often at most a connection made by Connect logs that its
+// subscriptions dropped messages. The NATS client reports a slow consumer each time a
+// subscription's queue overflows after having had room, which under a flood can be at
+// every message, and for every subscription the flood reaches: logging each report would
+// make the log the bottleneck.
+const slowConsumerLogEvery = 5 * time.Second
+
+// errorLogger returns the NATS error handler of Connect: it logs every asynchronous error,
+// except that slow consumer reports are logged at most once every slowConsumerLogEvery,
+// with the number of reports left out since the last line.
+func errorLogger(log zerolog.Logger) nats.ErrHandler {
+	var (
+		mu     sync.Mutex
+		logged time.Time // the last slow consumer line
+		quiet  int       // reports since
+	)
+	return func(_ *nats.Conn, sub *nats.Subscription, err error) {
+		subject := ""
+		if sub != nil {
+			subject = sub.Subject
+		}
+		if !errors.Is(err, nats.ErrSlowConsumer) {
+			ev := log.Error().Err(err)
+			if sub != nil {
+				ev = ev.Str("subject", subject)
+			}
+			ev.Msg("nats error")
+			return
+		}
+		now := time.Now()
+		mu.Lock()
+		if !logged.IsZero() && now.Sub(logged) < slowConsumerLogEvery {
+			quiet++
+			mu.Unlock()
+			return
+		}
+		n := quiet
+		logged, quiet = now, 0
+		mu.Unlock()
+		log.Warn().Err(err).Str("subject", subject).Int("unlogged", n).Dur("every", slowConsumerLogEvery).
+			Msg("nats: a subscription dropped messages (logged at most once per period)")
+	}
 }
 
 // Serve runs a player until ctx is cancelled: it subscribes to the player's subjects,
@@ -432,8 +470,11 @@ func (p *runner) handle(ctx context.Context, e event) {
 }
 
 // announce sends the Hello, retrying until a referee welcomes the player and then repeating
-// it as a heartbeat, until ctx is cancelled or the connection is closed.
+// it as a heartbeat, until ctx is cancelled or the connection is closed. It says hello on
+// the player's own subject (protocol.HelloSubject), the only one a secured bus lets it
+// publish a hello on.
 func (p *runner) announce(ctx context.Context) error {
+	subject := protocol.HelloSubject(p.cfg.Name)
 	hello := protocol.Encode(protocol.Hello{
 		V:       protocol.Version,
 		Type:    protocol.TypeHello,
@@ -466,7 +507,7 @@ func (p *runner) announce(ctx context.Context) error {
 		start := time.Now()
 		interval := p.cfg.HelloRetry
 		reqCtx, cancel := context.WithTimeout(ctx, min(p.cfg.HelloRetry, maxHelloWait))
-		reply, err := p.nc.RequestWithContext(reqCtx, protocol.SubjectHello, hello)
+		reply, err := p.nc.RequestWithContext(reqCtx, subject, hello)
 		cancel()
 		switch {
 		case ctx.Err() != nil:

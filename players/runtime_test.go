@@ -46,15 +46,21 @@ func connect(t *testing.T, url string) *nats.Conn {
 	return nc
 }
 
-// fakeReferee answers every hello with a welcome and passes the hellos on.
+// fakeReferee answers every hello with a welcome and passes the hellos on. It listens only
+// on the named hello subjects, where players say hello, and checks that each hello came on
+// its own player's subject.
 func fakeReferee(t *testing.T, nc *nats.Conn, heartbeatMS int64) <-chan protocol.Hello {
 	t.Helper()
 	hellos := make(chan protocol.Hello, 100)
 	welcome := protocol.Encode(protocol.Welcome{V: protocol.Version, Type: protocol.TypeWelcome, Referee: "ref1", HeartbeatMS: heartbeatMS})
-	sub, err := nc.Subscribe(protocol.SubjectHello, func(m *nats.Msg) {
+	sub, err := nc.Subscribe(protocol.SubjectHelloNamed, func(m *nats.Msg) {
 		h, err := protocol.DecodeHello(m.Data)
 		if err != nil {
 			t.Errorf("player sent a malformed hello: %v: %s", err, m.Data)
+			return
+		}
+		if want := protocol.HelloSubject(h.Name); m.Subject != want {
+			t.Errorf("hello of %s on %s, want %s", h.Name, m.Subject, want)
 			return
 		}
 		select {
@@ -811,7 +817,7 @@ func TestServeLeavesNoGoroutines(t *testing.T) {
 	// A connection's first request sets up its reply subscription for good: do it now
 	// on both, so that it is not counted as left behind by Serve.
 	for _, c := range []*nats.Conn{referee, nc} {
-		if _, err := c.Request(protocol.SubjectHello, protocol.Encode(protocol.Hello{V: 1, Type: protocol.TypeHello, Name: "warm"}), wait); err != nil {
+		if _, err := c.Request(protocol.HelloSubject("warm"), protocol.Encode(protocol.Hello{V: 1, Type: protocol.TypeHello, Name: "warm"}), wait); err != nil {
 			t.Fatal(err)
 		}
 		nextHello(t, hellos, wait)

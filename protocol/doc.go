@@ -9,11 +9,20 @@
 //
 // Subjects (see the Subject functions):
 //
-//	arena.v1.lobby.hello               player -> referee, request: Hello, reply: Welcome
+//	arena.v1.lobby.hello.<name>        player -> referee, request: Hello, reply: Welcome
+//	arena.v1.lobby.hello               the same, unnamed: older players, unsecured buses
 //	arena.v1.lobby.rollcall            referee -> players: RollCall; players answer with a Hello
 //	arena.v1.player.<name>.turn        referee -> player, request: TurnRequest, reply: TurnReply
 //	arena.v1.player.<name>.game        referee -> player: GameNotice (start and end)
 //	arena.v1.game.<id>.events          referee -> spectators: GameEvent
+//
+// A player says hello on its own subject, HelloSubject(name), which SubjectHelloNamed
+// matches. A bus shared with untrusted players is secured with per-player permissions that
+// allow each player to publish a hello only on its own HelloSubject, so that the subject
+// proves who sent it: a hello on a named subject whose name differs from the Hello's Name
+// is ignored. The unnamed SubjectHello is still answered, for players written before
+// HelloSubject and for buses without permissions; a secured bus gives players no right to
+// publish on it.
 //
 // The package knows nothing of the referee, the players or the games' rules; docs/protocol.md
 // is the reference for people writing players in other languages.

@@ -63,3 +63,13 @@ func ExampleDecodeTurnReply_unknownField() {
 	// Output:
 	// protocol: malformed message: json: unknown field "comment"
 }
+
+// A player says hello on its own subject, which the referee's wildcard subscription
+// matches; on a secured bus the player may publish on no other player's.
+func ExampleHelloSubject() {
+	fmt.Println(protocol.HelloSubject("alice"))
+	fmt.Println(protocol.SubjectHelloNamed)
+	// Output:
+	// arena.v1.lobby.hello.alice
+	// arena.v1.lobby.hello.*
+}

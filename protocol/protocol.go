@@ -67,9 +67,22 @@ func CheckName(what, s string) error {
 
 // Subjects.
 const (
-	SubjectHello    = "arena.v1.lobby.hello"
+	// SubjectHello is the lobby's unnamed hello subject. The referee still answers hellos
+	// on it, for players written before HelloSubject and for buses without permissions,
+	// but nothing on it proves who sent a hello: new players use HelloSubject.
+	SubjectHello = "arena.v1.lobby.hello"
+	// SubjectHelloNamed matches every HelloSubject; the referee subscribes to it.
+	SubjectHelloNamed = "arena.v1.lobby.hello.*"
+	// SubjectRollCall is where the referee asks every player to say hello.
 	SubjectRollCall = "arena.v1.lobby.rollcall"
 )
+
+// HelloSubject is where the named player sends its Hello: SubjectHello followed by the
+// name as one more token. A bus secured with per-player permissions lets a player publish
+// only on its own HelloSubject, so the subject, unlike the Hello's Name field, proves who
+// sent it; the referee ignores a hello whose subject names another player than its Name.
+// name must be a ValidName.
+func HelloSubject(name string) string { return SubjectHello + "." + name }
 
 // TurnSubject is where a player receives its turn requests.
 func TurnSubject(player string) string { return "arena.v1.player." + player + ".turn" }
@@ -86,7 +99,7 @@ type Header struct {
 	Type string `json:"type"`
 }
 
-// Hello announces a player. Players send it as a request on SubjectHello when they start,
+// Hello announces a player. Players send it as a request on HelloSubject(Name) when they start,
 // again every heartbeat interval, and whenever they receive a RollCall.
 type Hello struct {
 	V       int      `json:"v"`

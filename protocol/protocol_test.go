@@ -337,6 +337,8 @@ func TestSubjects(t *testing.T) {
 		{GameSubject("alice"), "arena.v1.player.alice.game"},
 		{EventSubject("g-0001"), "arena.v1.game.g-0001.events"},
 		{SubjectHello, "arena.v1.lobby.hello"},
+		{HelloSubject("alice"), "arena.v1.lobby.hello.alice"},
+		{SubjectHelloNamed, "arena.v1.lobby.hello.*"},
 		{SubjectRollCall, "arena.v1.lobby.rollcall"},
 	}
 	for _, tt := range tests {

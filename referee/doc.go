@@ -106,6 +106,15 @@
 // PresenceHeartbeats heartbeat intervals, and Referee.Players lists everyone who ever did
 // with that flag.
 //
+// The lobby is where untrusted clients can reach the referee unasked, so it is guarded:
+// a hello on a player's named subject (protocol.HelloSubject) must carry that player's
+// name, each name may say hello only so often (Config.HelloRate, Config.HelloBurst, checked
+// before a named hello is decoded), the lobby knows at most Config.MaxPlayers names, its
+// queues are bounded, and it logs what it ignores without a line per message.
+// Referee.LobbyStats counts what it ignored and why. A known player's hellos get a queue of
+// their own, so a flood from others does not crowd out its heartbeats; Config.LobbyConn
+// gives the lobby a connection of its own, so a flood does not delay the moves either.
+//
 // # Tournaments
 //
 // RoundRobin builds a schedule in which every pair of players meets once with each colour

@@ -1,10 +1,12 @@
 package referee
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
+	"golang.org/x/time/rate"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/protocol"
@@ -37,6 +40,12 @@ var ErrVoided = errors.New("referee: game voided by a connection outage")
 type Config struct {
 	// Conn is the NATS connection the referee talks to players on. Required.
 	Conn *nats.Conn
+	// LobbyConn, when set, is the connection the lobby (StartLobby) listens and answers on
+	// instead of Conn. Every message on a connection goes through one socket and one
+	// reader, so a flood of hellos on Conn would queue the players' moves behind it: with
+	// a connection of its own, the lobby can be flooded while the moves still come in
+	// at once. nil means Conn.
+	LobbyConn *nats.Conn
 	// Clock times every turn; nil means the wall clock (RealClock).
 	Clock Clock
 	// Margin is added to every deadline for the time messages spend in transit. Zero means
@@ -47,19 +56,43 @@ type Config struct {
 	Log zerolog.Logger
 	// ID names the referee in Welcome and RollCall messages; empty means DefaultID.
 	ID string
+
+	// The lobby's limits keep one misbehaving client, or many, from costing the referee
+	// more than a little work per hello; see StartLobby. Each hello they turn away is
+	// ignored (no Welcome), counted in LobbyStats and logged without flooding the log.
+
+	// MaxPlayers is how many distinct player names the lobby knows at most: a hello from a
+	// new name once that many have said hello is refused. Zero means DefaultMaxPlayers; a
+	// negative value is an error.
+	MaxPlayers int
+	// HelloRate is how many hellos a second, on average, the lobby accepts from one player
+	// name, on both hello subjects together; the others are ignored as rate limited. Zero
+	// means DefaultHelloRate; math.Inf(1) means no limit; a negative value or NaN is an
+	// error.
+	HelloRate float64
+	// HelloBurst is how many hellos of one name the lobby accepts in a row after a quiet
+	// spell, however fast they come. Zero means DefaultHelloBurst; a negative value is an
+	// error.
+	HelloBurst int
 }
 
-// Referee runs games and the lobby over one NATS connection. Its methods are safe for
-// concurrent use; several games may be played at once.
+// Referee runs games and the lobby over one NATS connection, or two when the lobby has its
+// own (Config.LobbyConn). Its methods are safe for concurrent use; several games may be
+// played at once.
 type Referee struct {
-	nc     *nats.Conn
-	clock  Clock
-	margin time.Duration
-	log    zerolog.Logger
-	id     string
+	nc      *nats.Conn
+	lobbyNC *nats.Conn // Config.LobbyConn, or nc
+	clock   Clock
+	margin  time.Duration
+	log     zerolog.Logger
+	id      string
 
 	lobby   lobby
 	replies replies
+
+	maxPlayers int        // Config.MaxPlayers, default applied
+	helloRate  rate.Limit // Config.HelloRate, default applied
+	helloBurst int        // Config.HelloBurst, default applied
 
 	// timeoutHook, when set (by benchmarks), learns how long after a turn's deadline the
 	// referee decided that no reply had come.
@@ -74,10 +107,24 @@ func New(cfg Config) (*Referee, error) {
 	if cfg.Margin < 0 {
 		return nil, fmt.Errorf("referee: negative transport margin %v", cfg.Margin)
 	}
-	r := &Referee{nc: cfg.Conn, clock: cfg.Clock, margin: cfg.Margin, log: cfg.Log, id: cfg.ID}
+	if cfg.MaxPlayers < 0 {
+		return nil, fmt.Errorf("referee: negative MaxPlayers %d", cfg.MaxPlayers)
+	}
+	if cfg.HelloRate < 0 || math.IsNaN(cfg.HelloRate) {
+		return nil, fmt.Errorf("referee: invalid HelloRate %v", cfg.HelloRate)
+	}
+	if cfg.HelloBurst < 0 {
+		return nil, fmt.Errorf("referee: negative HelloBurst %d", cfg.HelloBurst)
+	}
+	r := &Referee{nc: cfg.Conn, clock: cfg.Clock, margin: cfg.Margin, log: cfg.Log, id: cfg.ID,
+		maxPlayers: cmp.Or(cfg.MaxPlayers, DefaultMaxPlayers),
+		helloRate:  rate.Limit(cmp.Or(cfg.HelloRate, DefaultHelloRate)),
+		helloBurst: cmp.Or(cfg.HelloBurst, DefaultHelloBurst),
+	}
 	if r.clock == nil {
 		r.clock = RealClock()
 	}
+	r.lobbyNC = cmp.Or(cfg.LobbyConn, cfg.Conn)
 	if r.margin == 0 {
 		r.margin = DefaultMargin
 	}

@@ -30,6 +30,31 @@ const (
 	ResultNone       = "*"
 )
 
+// Credential roles: what a client may do on a secured bus.
+const (
+	RolePlayer    = "player"    // its own turns and notices, its hello
+	RoleSpectator = "spectator" // game and tournament events, read only
+	RoleAdmin     = "admin"     // the referee daemon's API (submit, status, cancel, players) and events
+	RoleReferee   = "referee"   // everything: the referee itself on an external NATS server
+)
+
+// Credential kinds.
+const (
+	CredentialPassword = "password" // Public is a bcrypt hash of the password
+	CredentialNkey     = "nkey"     // Public is the nkey's public user key (starts with U)
+)
+
+// Credential lets one client onto a secured bus. The store keeps only what checks a
+// secret (a bcrypt hash, or an nkey's public key), never the secret itself, so a copy of
+// the database lets nobody onto the bus.
+type Credential struct {
+	Name    string // the client's user name; for a player, its player name
+	Role    string // RolePlayer, RoleSpectator, RoleAdmin or RoleReferee
+	Kind    string // CredentialPassword or CredentialNkey
+	Public  string
+	Created time.Time
+}
+
 // Player is a program that plays in tournaments, known by its unique name.
 type Player struct {
 	Name    string
@@ -130,7 +155,8 @@ type Game struct {
 	Ratings       []RatingChange
 }
 
-// Store keeps tournaments, games and ratings. Implementations are safe for concurrent use.
+// Store keeps tournaments, games, ratings and the credentials of a secured bus.
+// Implementations are safe for concurrent use.
 type Store interface {
 	// EnsurePlayer adds a player, or updates the agent and version of a known one.
 	EnsurePlayer(ctx context.Context, p Player) error
@@ -169,6 +195,16 @@ type Store interface {
 	// RatingHistory returns the rating changes of a tournament's games in the order they
 	// were recorded, which is the order they were applied.
 	RatingHistory(ctx context.Context, tournamentID int64) ([]RatingChange, error)
+	// AddCredential adds a credential; a zero Created means now. A name already present
+	// fails with ErrDuplicate (remove it first to replace it); a name that is not a valid
+	// protocol name, an unknown role or kind, or a Public that is not a bcrypt hash or an
+	// nkey's public user key as Kind says fails with ErrInvalid.
+	AddCredential(ctx context.Context, c Credential) error
+	// Credentials returns all credentials, by name.
+	Credentials(ctx context.Context) ([]Credential, error)
+	// RemoveCredential removes the credential with the given name (ErrNotFound if there
+	// is none).
+	RemoveCredential(ctx context.Context, name string) error
 	// Close releases the store.
 	Close() error
 }

@@ -12,22 +12,54 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/protocol"
 )
 
 // apiTimeout bounds every request to a referee daemon.
 const apiTimeout = 15 * time.Second
 
-// callReferee sends one API request to the referee daemon listening on url.
-func callReferee(ctx context.Context, url, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
-	nc, err := nats.Connect(url, nats.Name("arena-client"))
-	if err != nil {
-		return protocol.APIReply{}, fmt.Errorf("connect to %s: %w", url, err)
+// clientFlags say where the referee daemon is, and the credentials to reach it with.
+type clientFlags struct{ url, credentials *string }
+
+func newClientFlags(fs *flagSet) clientFlags {
+	return clientFlags{
+		url:         fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee"),
+		credentials: fs.String("credentials", "", "credentials file (an admin's, arena credentials add NAME --role admin) for a secured server"),
 	}
-	defer nc.Close()
+}
+
+// callReferee sends one API request to the referee daemon cf names.
+func callReferee(ctx context.Context, cf clientFlags, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
+	url := *cf.url
+	opts, f, err := credentialOptions(*cf.credentials)
+	if err != nil {
+		return protocol.APIReply{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
-	return askReferee(ctx, nc, url, subject, req)
+	// A request the server's permissions refuse is never answered: stop waiting at once.
+	ctx, refuse := context.WithCancelCause(ctx)
+	defer refuse(nil)
+	opts = append([]nats.Option{nats.Name("arena-client"), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		if errors.Is(err, nats.ErrPermissionViolation) {
+			refuse(err)
+		}
+	})}, opts...)
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return protocol.APIReply{}, auth.ExplainConnect(url, fmt.Errorf("connect to %s: %w", url, err), f)
+	}
+	defer nc.Close()
+	reply, err := askReferee(ctx, nc, url, subject, req)
+	if cause := context.Cause(ctx); errors.Is(cause, nats.ErrPermissionViolation) {
+		who := "these credentials"
+		if f != nil {
+			who = f.Role + " " + f.Name
+		}
+		return protocol.APIReply{}, fmt.Errorf("the server does not let %s use the referee's API (%v); use an admin's credentials (arena credentials add NAME --role admin)", who, cause)
+	}
+	return reply, err
 }
 
 // askReferee sends one API request over nc, connected to url, and waits for the answer
@@ -53,7 +85,7 @@ func askReferee(ctx context.Context, nc *nats.Conn, url, subject string, req pro
 // runSubmit is `arena submit FILE`: send a tournament file to a referee daemon.
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("submit", "[--nats URL] FILE", stderr)
-	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	cf := newClientFlags(fs)
 	if err := fs.parseWithArgs(args, 1); err != nil {
 		return err
 	}
@@ -62,7 +94,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	reply, err := callReferee(ctx, *url, protocol.SubjectAPICreate, protocol.APIRequest{
+	reply, err := callReferee(ctx, cf, protocol.SubjectAPICreate, protocol.APIRequest{
 		V: protocol.Version, Type: protocol.TypeAPICreate, Config: text, Source: path, Openings: openings,
 	})
 	if err != nil {
@@ -79,7 +111,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // runStatus is `arena status [ID]`: the referee's tournaments, or one with its standings.
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("status", "[--nats URL] [--json] [ID]", stderr)
-	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	cf := newClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	if err := fs.parseWithArgs(args, -1); err != nil {
 		return err
@@ -95,7 +127,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return usagef("at most one tournament id")
 	}
-	reply, err := callReferee(ctx, *url, protocol.SubjectAPIStatus, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIStatus, Tournament: id})
+	reply, err := callReferee(ctx, cf, protocol.SubjectAPIStatus, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIStatus, Tournament: id})
 	if err != nil {
 		return err
 	}
@@ -124,7 +156,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // runCancel is `arena cancel ID`.
 func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("cancel", "[--nats URL] ID", stderr)
-	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	cf := newClientFlags(fs)
 	if err := fs.parseWithArgs(args, 1); err != nil {
 		return err
 	}
@@ -132,7 +164,7 @@ func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil || id < 1 {
 		return usagef("%q is not a tournament id", fs.Arg(0))
 	}
-	if _, err := callReferee(ctx, *url, protocol.SubjectAPICancel, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPICancel, Tournament: id}); err != nil {
+	if _, err := callReferee(ctx, cf, protocol.SubjectAPICancel, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPICancel, Tournament: id}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "tournament %d cancelled\n", id)
@@ -142,12 +174,12 @@ func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // runPlayers is `arena players`: the players the referee has heard from.
 func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("players", "[--nats URL] [--json]", stderr)
-	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
+	cf := newClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	reply, err := callReferee(ctx, *url, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
+	reply, err := callReferee(ctx, cf, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
 	if err != nil {
 		return err
 	}

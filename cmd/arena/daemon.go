@@ -14,11 +14,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
-	"github.com/arenaref/arena/store/sqlite"
 )
 
 // runReferee is `arena referee`: a long-running referee that takes tournaments over its
@@ -31,7 +29,8 @@ import (
 // A second signal exits at once; SQLite's atomic commits keep the database whole.
 func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("referee", "--nats URL --db FILE [flags]", stderr)
-	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
+	var bf busFlags
+	bf.register(fs, "nats://127.0.0.1:4222", "NATS server URL")
 	dbPath := fs.String("db", "arena.db", "SQLite database file")
 	grace := fs.Duration("grace", 30*time.Second, "on shutdown, how long running games may take to finish before they are parked")
 	heartbeat := fs.Duration("heartbeat", 5*time.Second, "how often players repeat their hello")
@@ -46,6 +45,9 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *grace < 0 || *heartbeat < 50*time.Millisecond {
 		return usagef("--grace must not be negative, and --heartbeat at least 50ms")
 	}
+	if err := bf.check(explicitFlags(fs)); err != nil {
+		return err
+	}
 
 	// The second signal ends the process at once; the first one (also delivered to ctx by
 	// main) starts the orderly shutdown below.
@@ -59,23 +61,14 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		os.Exit(130)
 	}()
 
-	nc, err := players.Connect(*url, "arena-referee", log)
+	b, db, closeBoth, err := openBusAndDB(ctx, &bf, *dbPath, true, log)
 	if err != nil {
 		return err
 	}
-	defer nc.Close()
-	db, err := sqlite.Open(ctx, *dbPath)
-	if err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	defer db.Close()
-	unlock, err := lockDB(*dbPath, true)
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer closeBoth()
+	nc := b.nc
 	// Each tournament brings its own transport margin (its file's margin).
-	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
+	ref, err := referee.New(bf.refereeConfig(b, log))
 	if err != nil {
 		return err
 	}
@@ -85,7 +78,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ref.StartLobby(runCtx, *heartbeat); err != nil {
 		return fmt.Errorf("start lobby: %w", err)
 	}
-	dm := &daemon{d: newDirector(db, ref, nc.ConnectedUrl(), log), log: log, heartbeat: *heartbeat, active: map[int64]*activeTournament{}}
+	dm := &daemon{d: newDirector(db, ref, b.url, b.opts, log), log: log, heartbeat: *heartbeat, active: map[int64]*activeTournament{}}
 	defer dm.d.pool.stopAll()
 
 	running, err := db.Tournaments(ctx, store.StatusRunning)

@@ -16,7 +16,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
@@ -41,8 +40,8 @@ type director struct {
 	elo   map[string]map[string]float64
 }
 
-func newDirector(db *sqlite.DB, ref *referee.Referee, url string, log zerolog.Logger) *director {
-	return &director{db: db, ref: ref, pool: newBuiltinPool(url, log), log: log, elo: map[string]map[string]float64{}}
+func newDirector(db *sqlite.DB, ref *referee.Referee, url string, opts []nats.Option, log zerolog.Logger) *director {
+	return &director{db: db, ref: ref, pool: newBuiltinPool(url, opts, log), log: log, elo: map[string]map[string]float64{}}
 }
 
 // create checks s and stores it with its schedule; it returns the tournament id and the
@@ -312,8 +311,9 @@ const builtinConcurrency = 256
 // wire path an external player takes), shared by the tournaments that need them: a player
 // name must have one process behind it on the bus.
 type builtinPool struct {
-	url string
-	log zerolog.Logger
+	url  string
+	opts []nats.Option // credentials, on a secured bus
+	log  zerolog.Logger
 
 	mu      sync.Mutex
 	running map[string]*builtinPlayer
@@ -325,8 +325,8 @@ type builtinPlayer struct {
 	stop func()
 }
 
-func newBuiltinPool(url string, log zerolog.Logger) *builtinPool {
-	return &builtinPool{url: url, log: log, running: map[string]*builtinPlayer{}}
+func newBuiltinPool(url string, opts []nats.Option, log zerolog.Logger) *builtinPool {
+	return &builtinPool{url: url, opts: opts, log: log, running: map[string]*builtinPlayer{}}
 }
 
 // acquire makes sure each named player runs its agent (agents[name]); release stops those
@@ -377,7 +377,7 @@ func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), erro
 	if err != nil {
 		return nil, err
 	}
-	nc, err := players.Connect(p.url, name, p.log)
+	nc, err := players.Connect(p.url, name, p.log, p.opts...)
 	if err != nil {
 		players.CloseAgent(agent)
 		return nil, err
@@ -412,32 +412,4 @@ func (p *builtinPool) stopAll() {
 		bp.stop()
 		delete(p.running, n)
 	}
-}
-
-// connectBus connects to the NATS server at url, or starts an embedded one when url is
-// empty. The returned function closes the connection and stops the server.
-func connectBus(url, name string, log zerolog.Logger, opts ...nats.Option) (*nats.Conn, func(), error) {
-	var srv *natsembed.Server
-	if url == "" {
-		var err error
-		if srv, err = natsembed.Start(natsembed.Options{}); err != nil {
-			return nil, nil, err
-		}
-		url = srv.URL()
-		log.Info().Str("url", url).Msg("embedded NATS server started")
-	}
-	nc, err := players.Connect(url, name, log, opts...)
-	if err != nil {
-		if srv != nil {
-			srv.Shutdown()
-		}
-		return nil, nil, err
-	}
-	return nc, func() {
-		_ = nc.Drain()
-		nc.Close()
-		if srv != nil {
-			srv.Shutdown()
-		}
-	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
@@ -35,7 +36,8 @@ func engineDialects(depth int) map[string]func() engine.Dialect {
 func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlagSet("engine", "--nats URL --name NAME [flags] -- CMD [ARGS...]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
-	name := fs.String("name", "", "player name, unique on the bus (required)")
+	name := fs.String("name", "", "player name, unique on the bus (required, unless --credentials gives it)")
+	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
 	gameSpec := fs.String("game", "othello", "the game the engine plays, with options (othello:size=6)")
 	proto := fs.String("protocol", "line", "the engine's protocol: line (docs/engines.md), gtp or nboard")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
@@ -51,6 +53,11 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	credOpts, cred, playerName, err := playerIdentity(*credPath, *name)
+	if err != nil {
+		return err
+	}
+	name = &playerName
 	switch {
 	case len(argv) == 0 || argv[0] == "":
 		return usagef("no engine command: put it after --, as in arena engine --name bot -- ./bot --flag")
@@ -100,9 +107,9 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return fmt.Errorf("engine %s: %w", strings.Join(argv, " "), err)
 	}
 
-	nc, err := players.Connect(*url, *name, blog)
+	nc, err := players.Connect(*url, *name, blog, credOpts...)
 	if err != nil {
-		return err
+		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
 	blog.Info().Str("protocol", *proto).Str("game", g.Name()).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -26,6 +27,7 @@ func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
 	withReferee := fs.Bool("referee", false, "also check that a referee daemon answers its API on that server")
 	timeout := fs.Duration("timeout", 2*time.Second, "how long the whole check may take")
+	credPath := fs.String("credentials", "", "credentials file for a secured server (with --referee, an admin's or the referee's)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -35,10 +37,17 @@ func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 
+	credOpts, cred, err := credentialOptions(*credPath)
+	if err != nil {
+		return err
+	}
 	// No reconnects: a probe reports the state it finds rather than waiting it out.
 	dialer := &probeDialer{d: net.Dialer{Timeout: *timeout}}
-	nc, err := nats.Connect(*url, nats.Name("arena-healthcheck"), nats.Timeout(*timeout), nats.NoReconnect(), nats.SetCustomDialer(dialer))
+	nc, err := nats.Connect(*url, append([]nats.Option{nats.Name("arena-healthcheck"), nats.Timeout(*timeout), nats.NoReconnect(), nats.SetCustomDialer(dialer)}, credOpts...)...)
 	if err != nil {
+		if explained := auth.ExplainConnect(*url, err, cred); explained != err {
+			return explained
+		}
 		if errors.Is(err, nats.ErrNoServers) && dialer.err != nil {
 			err = dialer.err // "connection refused" or "no such host" says more
 		}

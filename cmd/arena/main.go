@@ -12,6 +12,9 @@
 //	arena player --nats URL --name NAME --agent hp1
 //	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena check-engine [--protocol line|gtp|nboard] -- CMD ARGS...
+//	arena credentials add NAME [--role player|spectator|admin|referee] [--nkey] --db FILE
+//	arena credentials export --db FILE --out nats-server.conf
+//	arena referee --listen 0.0.0.0:4222 --auth --db FILE  (embedded, secured server)
 //	arena server [--host 127.0.0.1] [--port 4222]
 //	arena healthcheck --nats URL [--referee] [--timeout 2s]
 //	arena train --method strategy-net --opponents hp1 --games 10000 --out weights.json
@@ -67,6 +70,7 @@ func commands() []command {
 		{"player", "run a built-in agent as a player process", runPlayer},
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
+		{"credentials", "per-client credentials of a secured bus: add, list, remove, export (a nats-server configuration)", runCredentials},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"healthcheck", "check that a NATS server (and with --referee, a referee daemon) answers; exit 0 or 1", runHealthcheck},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},

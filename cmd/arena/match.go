@@ -20,7 +20,8 @@ import (
 // games run out. The games are recorded as a tournament, like any other.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s := defaultSpec()
-	var sprtFlag, dbPath, natsURL, logLevel, openings string
+	var sprtFlag, dbPath, logLevel, openings string
+	var bf busFlags
 	var maxGames int
 	fs := newFlagSet("match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
@@ -33,7 +34,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&durationFlag{&s.Margin}, "margin", "transport margin added to every deadline")
 	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
-	fs.StringVar(&natsURL, "nats", "", "NATS server URL (default: an embedded server)")
+	bf.register(fs, "", "NATS server URL (default: an embedded server)")
 	fs.StringVar(&logLevel, "log-level", "warn", "log level")
 	// The players may come first (arena match A B --tc ...), but flag parsing stops at the
 	// first argument that is not a flag: move them behind the flags.
@@ -43,6 +44,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	args = append(slices.Clone(args[lead:]), args[:lead]...)
 	if err := fs.parseWithArgs(args, 2); err != nil {
+		return err
+	}
+	if err := bf.check(explicitFlags(fs)); err != nil {
 		return err
 	}
 	if maxGames < 2 {
@@ -73,19 +77,19 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & 0x7fffffff
 	}
-	if _, err := s.compile(openingsText, natsURL != ""); err != nil {
+	if _, err := s.compile(openingsText, bf.external()); err != nil {
 		return asFlagError(err)
 	}
 	log, err := newLogger(stderr, logLevel)
 	if err != nil {
 		return err
 	}
-	d, db, closeAll, err := openDirector(ctx, natsURL, dbPath, log)
+	d, db, closeAll, err := openDirector(ctx, &bf, dbPath, log)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	id, _, err := d.create(ctx, s, openingsText, natsURL != "")
+	id, _, err := d.create(ctx, s, openingsText, bf.external())
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
@@ -13,7 +14,8 @@ import (
 func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlagSet("player", "--nats URL --name NAME --agent AGENT [flags]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
-	name := fs.String("name", "", "player name, unique on the bus (default: the agent's name)")
+	name := fs.String("name", "", "player name, unique on the bus (default: the credentials' name, or else the agent's name)")
+	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
 	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(players.AgentNames(), ", "))
 	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
 	params := fs.String("params", "", "the agent's settings, comma-separated key=value (minimax: depth=4,tt=64)")
@@ -30,7 +32,11 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if *agentName == "" {
 		return usagef("--agent is required (built-in: %s)", strings.Join(players.AgentNames(), ", "))
 	}
-	if *name == "" {
+	credOpts, cred, playerName, err := playerIdentity(*credPath, *name)
+	if err != nil {
+		return err
+	}
+	if *name = playerName; *name == "" {
 		*name = *agentName
 	}
 	if !protocol.ValidName(*name) {
@@ -52,9 +58,9 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return usagef("--agent: %v", err)
 	}
 	defer players.CloseAgent(agent)
-	nc, err := players.Connect(*url, *name, log)
+	nc, err := players.Connect(*url, *name, log, credOpts...)
 	if err != nil {
-		return err
+		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
 	log.Info().Str("name", *name).Str("agent", *agentName).Int("concurrency", *concurrency).

@@ -30,7 +30,8 @@ import (
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s := defaultSpec()
-	var playersFlag, seedsFlag, dbPath, natsURL, logLevel, file string
+	var playersFlag, seedsFlag, dbPath, logLevel, file string
+	var bf busFlags
 	var asJSON bool
 	var resume int64
 	fs := newFlagSet("tournament", "--players A,B,... [flags] | --config FILE | --resume ID", stderr)
@@ -52,7 +53,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.Int64Var(&resume, "resume", 0, "play the missing games of tournament ID in --db, with its own settings")
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file for games, moves and ratings")
 	fs.BoolVar(&asJSON, "json", false, "print the standings as one JSON document")
-	fs.StringVar(&natsURL, "nats", "", "NATS server URL (default: start an embedded server on 127.0.0.1)")
+	bf.register(fs, "", "NATS server URL (default: start an embedded server on 127.0.0.1)")
 	fs.StringVar(&logLevel, "log-level", "warn", "log level: debug, info, warn, error")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -65,11 +66,17 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var describing []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "config", "resume", "db", "json", "nats", "log-level":
+		case "config", "resume", "db", "json", "log-level":
 		default:
+			if slices.Contains(busFlagNames, f.Name) {
+				return
+			}
 			describing = append(describing, "--"+f.Name)
 		}
 	})
+	if err := bf.check(explicitFlags(fs)); err != nil {
+		return err
+	}
 	var openingsText string
 	switch {
 	case resume != 0 && file != "":
@@ -101,7 +108,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if s.Seed == 0 {
 			s.Seed = time.Now().UnixNano() & 0x7fffffff
 		}
-		if _, err := s.compile(openingsText, natsURL != ""); err != nil {
+		if _, err := s.compile(openingsText, bf.external()); err != nil {
 			if file != "" {
 				return usagef("%s: %v", file, err)
 			}
@@ -111,7 +118,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("--resume: %v", err)
 	}
 
-	d, db, closeAll, err := openDirector(ctx, natsURL, dbPath, log)
+	d, db, closeAll, err := openDirector(ctx, &bf, dbPath, log)
 	if err != nil {
 		return err
 	}
@@ -127,7 +134,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	id := resume
 	if id == 0 {
-		if id, _, err = d.create(ctx, s, openingsText, natsURL != ""); err != nil {
+		if id, _, err = d.create(ctx, s, openingsText, bf.external()); err != nil {
 			return err
 		}
 	}
@@ -349,11 +356,10 @@ func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, 
 	return enc.Encode(standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
 }
 
-// openDirector connects to the bus (or starts the embedded server), opens and locks the
-// database, and starts a referee with its lobby: what a command that plays games needs.
-// The bus comes before the database, so a failed connection leaves nothing on disk.
-// closeAll undoes it all.
-func openDirector(ctx context.Context, natsURL, dbPath string, log zerolog.Logger) (_ *director, _ *sqlite.DB, _ func(), err error) {
+// openDirector opens and locks the database, reaches the bus (starting the embedded server
+// when the flags say so, secured with the database's credentials under --auth), and starts
+// the referee's lobby. closeAll undoes it all.
+func openDirector(ctx context.Context, bf *busFlags, dbPath string, log zerolog.Logger) (_ *director, _ *sqlite.DB, _ func(), err error) {
 	var undo []func()
 	closeAll := func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -365,29 +371,19 @@ func openDirector(ctx context.Context, natsURL, dbPath string, log zerolog.Logge
 			closeAll()
 		}
 	}()
-	nc, shutdownBus, err := connectBus(natsURL, "arena-referee", log)
+	b, db, closeBoth, err := openBusAndDB(ctx, bf, dbPath, false, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	undo = append(undo, shutdownBus)
-	db, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("--db: %w", err)
-	}
-	undo = append(undo, func() { db.Close() })
-	unlock, err := lockDB(dbPath, false)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	undo = append(undo, unlock)
-	ref, err := referee.New(referee.Config{Conn: nc, Log: log, ID: "arena-referee"})
+	undo = append(undo, closeBoth)
+	ref, err := referee.New(bf.refereeConfig(b, log))
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
 		return nil, nil, nil, fmt.Errorf("start lobby: %w", err)
 	}
-	d := newDirector(db, ref, nc.ConnectedUrl(), log)
+	d := newDirector(db, ref, b.url, b.opts, log)
 	undo = append(undo, d.pool.stopAll)
 	return d, db, closeAll, nil
 }

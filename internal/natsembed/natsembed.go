@@ -20,13 +20,25 @@ type Options struct {
 	// MaxPayload is the largest message the server accepts, in bytes; 0 keeps the server's
 	// default (1 MiB).
 	MaxPayload int32
+	// MaxConnections is the most clients connected at once; 0 keeps the server's default.
+	MaxConnections int
+	// Auth, when not nil, requires every client to present one of its credentials: the
+	// server refuses anonymous connections. SetAuth replaces it on a running server.
+	Auth *Auth
 	// Logging sends the server's own log to stderr.
 	Logging bool
 }
 
+// Auth is the users of a secured server, with their permissions (see package auth).
+type Auth struct {
+	Users []*server.User
+	Nkeys []*server.NkeyUser
+}
+
 // Server is a running embedded NATS server.
 type Server struct {
-	srv *server.Server
+	srv  *server.Server
+	opts *server.Options // as started, for reloads
 }
 
 // Start starts a server and waits until it accepts connections.
@@ -52,6 +64,10 @@ func Start(o Options) (*Server, error) {
 		NoSigs:     true,
 		NoLog:      !o.Logging,
 		MaxPayload: o.MaxPayload,
+		MaxConn:    o.MaxConnections,
+	}
+	if o.Auth != nil {
+		setAuth(opts, o.Auth)
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
@@ -65,8 +81,38 @@ func Start(o Options) (*Server, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("nats server: not ready on %s:%d after 10s (is the port in use?)", o.Host, o.Port)
 	}
-	return &Server{srv: srv}, nil
+	return &Server{srv: srv, opts: opts.Clone()}, nil
 }
+
+func setAuth(opts *server.Options, a *Auth) {
+	opts.Users, opts.Nkeys = a.Users, a.Nkeys
+	if len(opts.Users) == 0 && len(opts.Nkeys) == 0 {
+		// No one may connect, rather than everyone: a server with an empty user list
+		// would fall back to no authentication.
+		opts.Authorization = "arena-nobody-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	} else {
+		opts.Authorization = ""
+	}
+}
+
+// SetAuth replaces the users of a server started with Auth, at once: new users can connect,
+// and clients of users that are gone, or whose permissions changed, are disconnected or
+// given the new permissions. It is an error on a server started without Auth.
+func (s *Server) SetAuth(a *Auth) error {
+	if s.opts.Users == nil && s.opts.Nkeys == nil && s.opts.Authorization == "" {
+		return fmt.Errorf("nats server: started without authentication")
+	}
+	opts := s.opts.Clone()
+	setAuth(opts, a)
+	if err := s.srv.ReloadOptions(opts); err != nil {
+		return fmt.Errorf("nats server: reload users: %w", err)
+	}
+	s.opts = opts
+	return nil
+}
+
+// NumClients is the number of clients connected now.
+func (s *Server) NumClients() int { return s.srv.NumClients() }
 
 // URL is the nats:// URL clients connect to.
 func (s *Server) URL() string { return s.srv.ClientURL() }

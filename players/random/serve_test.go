@@ -28,7 +28,7 @@ func TestServeOthello(t *testing.T) {
 	defer referee.Close()
 	hellos := make(chan struct{}, 10)
 	welcome := protocol.Encode(protocol.Welcome{V: protocol.Version, Type: protocol.TypeWelcome, Referee: "r", HeartbeatMS: 60_000})
-	if _, err := referee.Subscribe(protocol.SubjectHello, func(m *nats.Msg) {
+	if _, err := referee.Subscribe(protocol.HelloSubject("rnd"), func(m *nats.Msg) {
 		_ = m.Respond(welcome)
 		hellos <- struct{}{}
 	}); err != nil {

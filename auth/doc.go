@@ -1,0 +1,23 @@
+// Package auth secures the NATS bus for untrusted players: one credential per client,
+// subject permissions by role, and the files and server settings that carry them.
+//
+// A credential is a password or an nkey. The store keeps only what checks it (a bcrypt hash
+// of the password, the nkey's public key); the secret goes once, in a credentials File, to
+// the client it belongs to.
+//
+// Roles decide what a client may do on the bus (see Permissions):
+//
+//   - player NAME: receive its own turns and game notices (arena.v1.player.NAME.>), the roll
+//     call, and answers on its own inbox (arena.v1.inbox.player.NAME.>); publish only its own
+//     hello (arena.v1.lobby.hello.NAME); reply once to each request it received, and nothing
+//     else. So it cannot read another player's positions, answer another player's turns,
+//     say hello in another's name, or publish the referee's events.
+//   - spectator: read game and tournament events; publish nothing.
+//   - admin: call the referee daemon's API (arena submit, status, cancel, players), read
+//     events, and receive answers on its own inbox.
+//   - referee: everything. Its requests carry replies on its own inbox prefix
+//     (arena.v1.inbox.referee), which no other role may read.
+//
+// The embedded NATS server takes the users and permissions from ServerUsers; an external
+// nats-server takes the same from the configuration ExportConfig writes.
+package auth

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/sqlite"
+)
+
+// runCredentials is `arena credentials add|list|remove|export`: the credentials of a secured
+// bus, kept in the referee's database (hashes and public keys only).
+func runCredentials(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	subs := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+		"add": credentialsAdd, "list": credentialsList, "remove": credentialsRemove, "export": credentialsExport,
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stderr, "Usage: arena credentials add NAME [--role player|spectator|admin|referee] [--nkey] [--out FILE] [--db FILE]")
+		fmt.Fprintln(stderr, "       arena credentials list [--db FILE]")
+		fmt.Fprintln(stderr, "       arena credentials remove NAME [--db FILE]")
+		fmt.Fprintln(stderr, "       arena credentials export [--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N] [--db FILE]")
+		fmt.Fprintln(stderr, "\nRun 'arena credentials SUBCOMMAND -h' for its flags.")
+		if len(args) == 0 {
+			return usagef("want a subcommand: add, list, remove or export")
+		}
+		return errHelp
+	}
+	sub, ok := subs[args[0]]
+	if !ok {
+		return usagef("unknown subcommand %q: want add, list, remove or export", args[0])
+	}
+	return sub(ctx, args[1:], stdout, stderr)
+}
+
+// openCredentialsDB opens the database a referee keeps its credentials in. add creates it;
+// the others want it to exist.
+func openCredentialsDB(ctx context.Context, path string, create bool) (*sqlite.DB, error) {
+	if !create {
+		if _, err := os.Stat(path); err != nil {
+			return nil, usagef("--db: %v", err)
+		}
+	}
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--db: %w", err)
+	}
+	return db, nil
+}
+
+func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("credentials add", "NAME [--role player|spectator|admin|referee] [--nkey] [--out FILE] [--db FILE]", stderr)
+	role := fs.String("role", store.RolePlayer, "what the client may do: "+strings.Join(auth.Roles, ", "))
+	nkey := fs.Bool("nkey", false, "an nkey (a key pair; the store keeps the public key) instead of a password (the store keeps its bcrypt hash)")
+	out := fs.String("out", "", "write the credentials file here (mode 0600) instead of to standard output")
+	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	// NAME may come before the flags.
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append(append([]string{}, args[1:]...), args[0])
+	}
+	if err := fs.parseWithArgs(args, 1); err != nil {
+		return err
+	}
+	name := fs.Arg(0)
+	if err := auth.CheckRole(*role); err != nil {
+		return usagef("--role: %v", err)
+	}
+	var f auth.File
+	var c store.Credential
+	var err error
+	if *nkey {
+		f, c, err = auth.NewNkey(name, *role)
+	} else {
+		f, c, err = auth.NewPassword(name, *role)
+	}
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *out != "" {
+		if _, err := os.Stat(*out); err == nil {
+			return usagef("--out %s exists; remove it first, or write elsewhere", *out)
+		}
+	}
+	db, err := openCredentialsDB(ctx, *dbPath, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.AddCredential(ctx, c); err != nil {
+		if errors.Is(err, store.ErrDuplicate) {
+			return fmt.Errorf("%s already has credentials in %s (arena credentials remove %s, then add again, to replace them)", name, *dbPath, name)
+		}
+		return err
+	}
+	hint := fmt.Sprintf("%s %s added to %s; a running referee with --auth accepts it within %v.", *role, name, *dbPath, credentialsPoll)
+	switch *role {
+	case store.RolePlayer:
+		hint += fmt.Sprintf("\nThe player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine", orDefault(*out, name+".cred"))
+	case store.RoleAdmin:
+		hint += fmt.Sprintf("\nUse it with: arena submit|status|cancel|players --nats nats://HOST:4222 --credentials %s", orDefault(*out, name+".cred"))
+	case store.RoleReferee:
+		hint += fmt.Sprintf("\nUse it with: arena referee --nats nats://HOST:4222 --credentials %s (with a server configured by arena credentials export)", orDefault(*out, name+".cred"))
+	}
+	if *out == "" {
+		if _, err := stdout.Write(f.Encode()); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, hint)
+		return nil
+	}
+	if err := os.WriteFile(*out, f.Encode(), 0o600); err != nil {
+		// The credential is stored but its secret is lost: take it back.
+		_ = db.RemoveCredential(context.WithoutCancel(ctx), name)
+		return fmt.Errorf("--out: %w (the credential was not kept)", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n%s\n", *out, hint)
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func credentialsList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("credentials list", "[--db FILE]", stderr)
+	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	db, err := openCredentialsDB(ctx, *dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	creds, err := db.Credentials(ctx)
+	if err != nil {
+		return err
+	}
+	if len(creds) == 0 {
+		fmt.Fprintf(stdout, "no credentials in %s (arena credentials add NAME)\n", *dbPath)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tROLE\tKIND\tCREATED")
+	for _, c := range creds {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, c.Role, c.Kind, c.Created.UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
+
+func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("credentials remove", "NAME [--db FILE]", stderr)
+	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append(append([]string{}, args[1:]...), args[0])
+	}
+	if err := fs.parseWithArgs(args, 1); err != nil {
+		return err
+	}
+	db, err := openCredentialsDB(ctx, *dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.RemoveCredential(ctx, fs.Arg(0)); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("no credentials for %s in %s", fs.Arg(0), *dbPath)
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "removed %s; a running referee with --auth refuses it within %v (an external server: export again and reload it)\n", fs.Arg(0), credentialsPoll)
+	return nil
+}
+
+func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("credentials export", "[--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N] [--db FILE]", stderr)
+	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	out := fs.String("out", "", "write the configuration here instead of to standard output")
+	listen := fs.String("listen", "", "add a listen line: the server's HOST:PORT")
+	maxPayload := fs.Int("max-payload", 1<<20, "the largest message the server accepts, in bytes")
+	maxConns := fs.Int("max-connections", 1024, "the most clients connected at once")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if *maxPayload < 1024 || *maxConns < 1 {
+		return usagef("--max-payload must be at least 1024 and --max-connections at least 1")
+	}
+	db, err := openCredentialsDB(ctx, *dbPath, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	creds, err := db.Credentials(ctx)
+	if err != nil {
+		return err
+	}
+	referees := 0
+	for _, c := range creds {
+		if c.Role == store.RoleReferee {
+			referees++
+		}
+	}
+	if referees == 0 {
+		fmt.Fprintln(stderr, "note: no referee credential yet; the referee could not connect (arena credentials add referee --role referee)")
+	}
+	var sb strings.Builder
+	if err := auth.ExportConfig(&sb, creds, auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err := io.WriteString(stdout, sb.String())
+		return err
+	}
+	// Hashes and public keys only, but no reason to show them to everyone.
+	if err := os.WriteFile(*out, []byte(sb.String()), 0o600); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d users (run: nats-server -c %s)\n", *out, len(creds), *out)
+	return nil
+}

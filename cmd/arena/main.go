@@ -35,12 +35,14 @@ import (
 	"os/signal"
 	"syscall"
 
+	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/experience"
 	_ "github.com/arenaref/arena/players/heuristic"
 	_ "github.com/arenaref/arena/players/ipd"
 	_ "github.com/arenaref/arena/players/learned"
+	_ "github.com/arenaref/arena/players/material"
 	_ "github.com/arenaref/arena/players/minimax"
 	_ "github.com/arenaref/arena/players/random"
 )

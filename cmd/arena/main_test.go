@@ -165,6 +165,8 @@ func TestPerftCommand(t *testing.T) {
 		{[]string{"perft", "--game", "othello", "--depth", "5"}, "1396"},
 		{[]string{"perft", "--game", "othello", "--depth", "8", "--count", "leaves"}, "390216"},
 		{[]string{"perft", "--game", "othello", "--depth", "10", "--count", "exact"}, "24571056"},
+		{[]string{"perft", "--game", "checkers", "--depth", "9"}, "3963680"},
+		{[]string{"perft", "--game", "giveaway", "--depth", "7"}, "179740"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

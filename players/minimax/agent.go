@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/search"
@@ -21,8 +22,8 @@ import (
 const Name = "minimax"
 
 func init() {
-	players.RegisterAgent(Name, "Othello: alpha-beta search with iterative deepening, transposition table and exact endgame",
-		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
+	players.RegisterAgent(Name, "Othello, checkers, giveaway: alpha-beta search with iterative deepening, transposition table and an evaluation per game",
+		[]string{othello.Name, checkers.Name, checkers.GiveawayName}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
 }
 
 // Defaults.
@@ -45,8 +46,12 @@ func DefaultExact(size int) int {
 	return 12
 }
 
-// ErrNotOthello is returned when the agent is asked to play another game.
-var ErrNotOthello = errors.New("minimax: position is not an Othello position")
+// ErrUnsupported is returned when the agent is asked to play a game it does not play.
+var ErrUnsupported = errors.New("minimax: position is not of a game the agent plays (othello, checkers, giveaway)")
+
+// ErrNotOthello is ErrUnsupported, under the name it had when the agent played Othello
+// only.
+var ErrNotOthello = ErrUnsupported
 
 // Agent is the minimax player. It is safe for concurrent use: each Choose takes a
 // searcher, with its own transposition table, from a pool, making one when the pool is
@@ -63,13 +68,17 @@ type Agent struct {
 	rng   *rand.Rand
 
 	mu      sync.Mutex
-	pool    []*worker
+	pool    []*worker        // Othello workers
+	cpool   []*worker        // checkers and giveaway workers
 	testNow func() time.Time // for tests; nil means time.Now
 }
 
+// worker is a searcher with the position it searches: pos for an Othello worker, cpos
+// for a checkers one (the searchers differ in their number of history counters).
 type worker struct {
 	s      *search.Searcher[game.Move]
 	pos    *Position
+	cpos   *CheckersPosition
 	moves  []game.Move // the root moves, for scoreRoot
 	scores []rootScore // scoreRoot's result, kept from turn to turn
 }
@@ -85,9 +94,10 @@ var _ players.Agent = (*Agent)(nil)
 //	depth=N  search exactly N plies (1..search.MaxDepth) with no time limit; without it the
 //	         agent deepens until its time for the move runs out
 //	tt=MB    transposition table size per concurrent game in MiB (0 for none; default 16)
-//	exact=N  in fixed-depth mode, solve the game exactly with N or fewer empty squares
-//	         (default DefaultExact; 0 never). Under a time limit the search goes to the
-//	         end of the game by itself whenever the time allows.
+//	exact=N  Othello only: in fixed-depth mode, solve the game exactly with N or fewer
+//	         empty squares (default DefaultExact; 0 never). Under a time limit the search
+//	         goes to the end of the game by itself whenever the time allows. Checkers and
+//	         giveaway ignore it.
 //	ties=T   first (the default): play the move the search found first among equally
 //	         good ones; random: play one of all the root moves with the best exact score
 //	         at random, from a generator seeded by cfg.Seed. random needs depth=N.
@@ -161,16 +171,47 @@ func (a *Agent) get() *worker {
 	}
 }
 
+// getCheckers is get for checkers and giveaway.
+func (a *Agent) getCheckers(s *checkers.State) *worker {
+	a.mu.Lock()
+	if n := len(a.cpool); n > 0 {
+		w := a.cpool[n-1]
+		a.cpool = a.cpool[:n-1]
+		a.mu.Unlock()
+		w.cpos.Reset(s)
+		return w
+	}
+	a.mu.Unlock()
+	return &worker{
+		s:    search.New[game.Move](search.Config{TableBytes: a.ttBytes, MoveIndices: checkersMoveIndices}),
+		cpos: NewCheckersPosition(s),
+	}
+}
+
 func (a *Agent) put(w *worker) {
 	a.mu.Lock()
-	a.pool = append(a.pool, w)
+	if w.cpos != nil {
+		a.cpool = append(a.cpool, w)
+	} else {
+		a.pool = append(a.pool, w)
+	}
 	a.mu.Unlock()
 }
 
-// Choose searches the turn's position. Info reports the last completed depth, the nodes
-// searched, the principal variation, and the score in discs from the mover's point of
-// view: the evaluation divided by 100 (see Weights), or, once the result is proven, the
-// final disc margin of the principal variation.
+// position returns the position the worker searches.
+func (w *worker) position() search.Position[game.Move] {
+	if w.cpos != nil {
+		return w.cpos
+	}
+	return w.pos
+}
+
+// Choose searches the turn's position, of Othello or of checkers or giveaway, with the
+// game's evaluation. Info reports the last completed depth, the nodes searched, the
+// principal variation, and the score from the mover's point of view in discs (Othello)
+// or men (checkers, giveaway): the evaluation divided by 100 (see Weights and
+// CheckersWeights), or, once the result is proven, the final margin of the principal
+// variation in discs or pieces.
 //
 // With ties=random and two legal moves or more, once the search is done, every root move
 // is searched again on its own for its exact score (see scoreRoot), and when several
@@ -179,15 +220,33 @@ func (a *Agent) put(w *worker) {
 // too; a unique best move keeps the rest of the search's Info. A search the context cut
 // short leaves the search's own move, as ties=first.
 func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
-	s, ok := t.State.(*othello.State)
-	if !ok || s == nil {
-		return players.Decision{}, fmt.Errorf("%w (got %T)", ErrNotOthello, t.State)
+	switch s := t.State.(type) {
+	case *othello.State:
+		if s != nil {
+			return a.chooseOthello(ctx, t, s)
+		}
+	case *checkers.State:
+		if s != nil {
+			return a.chooseCheckers(ctx, t, s)
+		}
 	}
-	if s.ToMove() == game.Terminal {
-		return players.Decision{}, errors.New("minimax: asked to move after the end of the game")
+	return players.Decision{}, fmt.Errorf("%w (got %T)", ErrUnsupported, t.State)
+}
+
+// checkTurn checks that the position is the seat's to play.
+func checkTurn(toMove, seat game.Seat) error {
+	if toMove == game.Terminal {
+		return errors.New("minimax: asked to move after the end of the game")
 	}
-	if s.ToMove() != t.Seat {
-		return players.Decision{}, fmt.Errorf("minimax: asked to move for seat %v but %v is to move", t.Seat, s.ToMove())
+	if toMove != seat {
+		return fmt.Errorf("minimax: asked to move for seat %v but %v is to move", seat, toMove)
+	}
+	return nil
+}
+
+func (a *Agent) chooseOthello(ctx context.Context, t players.Turn, s *othello.State) (players.Decision, error) {
+	if err := checkTurn(s.ToMove(), t.Seat); err != nil {
+		return players.Decision{}, err
 	}
 	if s.MoveMask() == 0 {
 		return players.Decision{Move: othello.Pass, Info: protocol.SearchInfo{PV: []string{"pass"}}}, nil
@@ -204,17 +263,74 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 	w := a.get()
 	defer a.put(w)
 	w.pos.Reset(s)
-	res := w.s.Search(ctx, w.pos, lim)
+	spell := func(pv []game.Move) []string { return pvStrings(s, pv) }
+	return a.decide(ctx, w, lim, toEnd, bits.OnesCount64(s.MoveMask()), spell, scoreDiscs), nil
+}
+
+// chooseCheckers plays checkers and giveaway: a fixed depth, or the time budget with
+// the moves left estimated from the pieces on the board (checkersMovesLeft). There is
+// no exact= threshold: the search sees the end of the game wherever it is within its
+// depth, and scores it exactly.
+func (a *Agent) chooseCheckers(ctx context.Context, t players.Turn, s *checkers.State) (players.Decision, error) {
+	if err := checkTurn(s.ToMove(), t.Seat); err != nil {
+		return players.Decision{}, err
+	}
+	var lim search.Limits
+	if a.depth > 0 {
+		lim.Depth = a.depth
+	} else {
+		lim.Soft, lim.Deadline = a.budgetMoves(a.now(), t, checkersMovesLeft(s))
+	}
+	w := a.getCheckers(s)
+	defer a.put(w)
+	legal := len(s.LegalMoves(s.ToMove(), w.moves[:0]))
+	spell := func(pv []game.Move) []string { return checkersPV(s, pv) }
+	return a.decide(ctx, w, lim, false, legal, spell, checkersScore), nil
+}
+
+// checkersMovesLeft is the number of moves a checkers player expects still to make, for
+// the share of a game clock each move gets: the pieces on the board plus six, so 30 at
+// the start and a dozen or so in an endgame.
+func checkersMovesLeft(s *checkers.State) int {
+	b, w, _ := s.Pieces()
+	return bits.OnesCount32(b|w) + 6
+}
+
+// checkersPV spells a principal variation from s: a checkers move's text depends on the
+// position it is played in (the squares a capture passes through), so the moves are
+// played on a copy as they are spelt. nil for none.
+func checkersPV(s *checkers.State, pv []game.Move) []string {
+	if len(pv) == 0 {
+		return nil
+	}
+	c := *s
+	out := make([]string, 0, len(pv))
+	for _, m := range pv {
+		out = append(out, c.MoveString(m))
+		if c.Play(m) != nil {
+			break
+		}
+	}
+	return out
+}
+
+// decide searches the worker's position within lim and, with ties=random, draws among
+// the root moves of equal best score (see Choose). legal is the number of legal moves,
+// toEnd whether lim goes to the end of the game, spell writes a principal variation from
+// the root and score converts a search score for Info.
+func (a *Agent) decide(ctx context.Context, w *worker, lim search.Limits, toEnd bool, legal int,
+	spell func([]game.Move) []string, score func(int32) float64) players.Decision {
+	res := w.s.Search(ctx, w.position(), lim)
 	d := players.Decision{
 		Move: res.Move,
-		Info: protocol.SearchInfo{Depth: res.Depth, Nodes: res.Nodes, Score: scoreDiscs(res.Score), PV: pvStrings(s, res.PV)},
+		Info: protocol.SearchInfo{Depth: res.Depth, Nodes: res.Nodes, Score: score(res.Score), PV: spell(res.PV)},
 	}
-	if a.rng == nil || bits.OnesCount64(s.MoveMask()) < 2 || !(res.Exact || res.Depth >= lim.Depth) {
-		return d, nil
+	if a.rng == nil || legal < 2 || !(res.Exact || res.Depth >= lim.Depth) {
+		return d
 	}
 	scores, nodes, ok := w.scoreRoot(ctx, childDepth(lim.Depth, toEnd))
 	if !ok {
-		return d, nil
+		return d
 	}
 	d.Info.Nodes += nodes
 	best, tied := -search.Infinity, 0
@@ -229,7 +345,7 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 	if best != res.Score || tied < 2 {
 		// best differs only if the search broke its promise of plain minimax values; the
 		// search's own move is then the safer one.
-		return d, nil
+		return d
 	}
 	a.tieMu.Lock()
 	k := a.rng.IntN(tied)
@@ -240,12 +356,12 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 		}
 		if k--; k < 0 {
 			d.Move = r.move
-			d.Info.Score = scoreDiscs(r.score)
-			d.Info.PV = pvStrings(s, append([]game.Move{r.move}, r.pv...))
+			d.Info.Score = score(r.score)
+			d.Info.PV = spell(append([]game.Move{r.move}, r.pv...))
 			break
 		}
 	}
-	return d, nil
+	return d
 }
 
 // fixedDepth returns the depth limit of a fixed-depth search of s and whether it is
@@ -299,25 +415,26 @@ type rootScore struct {
 //
 // The scores' slice and the worker's buffers are reused by the next call.
 func (w *worker) scoreRoot(ctx context.Context, depth int) (scores []rootScore, nodes int64, ok bool) {
-	w.moves = w.pos.Moves(w.moves[:0])
+	pos := w.position()
+	w.moves = pos.Moves(w.moves[:0])
 	scores = w.scores[:0]
 	for _, m := range w.moves {
-		w.pos.Make(m)
+		pos.Make(m)
 		var v int32
 		var pv []game.Move
 		if depth <= 0 {
-			v, _ = w.pos.Evaluate()
+			v, _ = pos.Evaluate()
 			nodes++
 		} else {
-			r := w.s.Search(ctx, w.pos, search.Limits{Depth: depth})
+			r := w.s.Search(ctx, pos, search.Limits{Depth: depth})
 			nodes += r.Nodes
 			if !r.Exact && r.Depth < depth {
-				w.pos.Unmake()
+				pos.Unmake()
 				return nil, nodes, false
 			}
 			v, pv = r.Score, r.PV
 		}
-		w.pos.Unmake()
+		pos.Unmake()
 		scores = append(scores, rootScore{move: m, score: -v, pv: pv})
 	}
 	w.scores = scores
@@ -350,6 +467,12 @@ func scoreDiscs(v int32) float64 {
 // search may run on to twice that share (still at most half the remaining time) to finish
 // an iteration, but starts none after 60% of it.
 func (a *Agent) budget(now time.Time, t players.Turn, empties int) (soft, hard time.Time) {
+	return a.budgetMoves(now, t, empties/2+2)
+}
+
+// budgetMoves is budget with the moves the agent still expects to make given directly,
+// for games other than Othello.
+func (a *Agent) budgetMoves(now time.Time, t players.Turn, movesLeft int) (soft, hard time.Time) {
 	deadline := t.Deadline
 	if deadline.IsZero() {
 		d := DefaultMoveTime
@@ -366,8 +489,7 @@ func (a *Agent) budget(now time.Time, t players.Turn, empties int) (soft, hard t
 		hard = deadline.Add(-min(left/10, time.Millisecond))
 		return now.Add(left / 2), hard
 	}
-	movesLeft := time.Duration(empties/2 + 2)
-	share := left/movesLeft + time.Duration(t.Clock.IncrementMS)*time.Millisecond*8/10
+	share := left/time.Duration(max(movesLeft, 1)) + time.Duration(t.Clock.IncrementMS)*time.Millisecond*8/10
 	share = min(share, left/2)
 	return now.Add(share * 6 / 10), now.Add(min(2*share, left/2))
 }

@@ -290,7 +290,7 @@ func TestParams(t *testing.T) {
 			t.Errorf("%v: error %v, want one mentioning %q", tc.params, err, tc.err)
 		}
 	}
-	if games := players.AgentGames(Name); !slices.Equal(games, []string{"othello"}) {
+	if games := players.AgentGames(Name); !slices.Equal(games, []string{"othello", "checkers", "giveaway"}) {
 		t.Errorf("registered for %v", games)
 	}
 }

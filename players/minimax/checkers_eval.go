@@ -1,0 +1,353 @@
+package minimax
+
+import (
+	"math/bits"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
+	"github.com/arenaref/arena/players/search"
+)
+
+// Checkers scores are in points too, 100 points standing for one man. A finished game
+// scores search.Win for a win, plus piecePoints per piece of the winner's margin (in
+// checkers its pieces less the loser's, in giveaway the loser's less its own, never below
+// 0), plus a bonus for a quick win: speedPlies less the plies from the search's root to
+// the end. A loss scores the opposite, so the loser prefers the longer game, and a draw 0.
+// Without the bonus every win of equal margin would score the same, and a fixed-depth
+// search choosing among them could put off a win it always sees. The bonus depends on
+// where the search started, not on the position alone, so the transposition table may
+// carry a result over to the same position met at another distance from the root with
+// a slightly wrong bonus: the choice among wins may then be a little slower, never a win
+// taken for anything else. Choose reports the margin alone (checkersScore).
+const (
+	piecePoints = 256
+	speedPlies  = piecePoints - 1
+)
+
+// Feature indexes into the checkers weight tables. Every feature is the mover's count
+// minus the opponent's.
+const (
+	cMen = iota
+	cKings
+	cAdvance
+	cBackRank
+	cCentre
+	cMobility
+	cTrade
+	cApproach
+	nCheckersFeatures
+)
+
+// CheckersWeights are the weights of the checkers evaluation, in points per unit of each
+// feature, with 24 pieces on the board (first column) and with none (second); in between
+// each weight moves linearly with the number of pieces. The features:
+//
+//   - men and kings: the pieces of each kind;
+//   - advancement: the rows each man has advanced from its own back rank (0 to 6);
+//   - back-rank guard: men still on their own back rank, which keep the opponent's men
+//     from crowning; counted only while the opponent has men;
+//   - centre: pieces on the four centre squares (14, 15, 18, 19) count 2, on the four
+//     around them on the long lines (10, 11, 22, 23) 1;
+//   - mobility: legal moves; when a side has a capture, which is compulsory, its
+//     captures only, each counted once by its first jump however it may go on;
+//   - trade: the pieces off the board (24 less those on it), counted for the side ahead
+//     in material and against the side behind: when ahead, exchanging pieces brings the
+//     win closer;
+//   - approach: for the side ahead in material only, the distance (in king moves) from
+//     each of its kings to the nearest piece of the opponent, counted against it (the
+//     weight is positive, the feature negative), so that its kings close in rather than
+//     wander until the draw rule ends the game.
+//
+// The values are hand-set: material dominates, a king is worth a man and a third to a man
+// and a half, and the positional terms are worth a fraction of a man together.
+var CheckersWeights = [nCheckersFeatures][2]int32{
+	cMen:      {100, 100},
+	cKings:    {130, 150},
+	cAdvance:  {2, 6},
+	cBackRank: {12, 4},
+	cCentre:   {4, 6},
+	cMobility: {2, 5},
+	cTrade:    {3, 3},
+	cApproach: {1, 4},
+}
+
+// GiveawayWeights are the weights of the give-away evaluation, read as CheckersWeights.
+// The goal is the inverse: the side that cannot move wins, so every piece of one's own
+// counts against (the material weights are negative) and so does every legal move, the
+// more so as the board empties and a side gets close to having none. The side ahead,
+// with fewer pieces, brings its kings to the opponent's pieces (approach), where they
+// can be given away.
+var GiveawayWeights = [nCheckersFeatures][2]int32{
+	cMen:      {-100, -100},
+	cKings:    {-100, -100},
+	cMobility: {-8, -15},
+	cApproach: {1, 4},
+}
+
+// checkersWeights holds a weight table for each number of pieces on the board, 0 to 24.
+type checkersWeights [25][nCheckersFeatures]int32
+
+var standardWeights, giveawayWeights = phased(&CheckersWeights), phased(&GiveawayWeights)
+
+func phased(w *[nCheckersFeatures][2]int32) checkersWeights {
+	var out checkersWeights
+	for n := range int32(25) {
+		for f := range nCheckersFeatures {
+			out[n][f] = (w[f][0]*n + w[f][1]*(24-n)) / 24
+		}
+	}
+	return out
+}
+
+// Square sets of the evaluation. Bit i is PDN square i+1; square s is on row (s-1)/4
+// counted from black's back rank (squares 1 to 4) to white's (29 to 32).
+var (
+	checkersRows [8]uint32
+	coreCentre   uint32 = 1<<13 | 1<<14 | 1<<17 | 1<<18 // 14, 15, 18, 19
+	outerCentre  uint32 = 1<<9 | 1<<10 | 1<<21 | 1<<22  // 10, 11, 22, 23
+)
+
+// kingDistance[i][j] is the number of king moves from index i to index j (squares i+1 and
+// j+1) on an empty board.
+var kingDistance [32][32]int8
+
+func init() {
+	for r := range checkersRows {
+		checkersRows[r] = 0xf << (4 * r)
+	}
+	coords := func(i int) (row, col int) {
+		row = i / 4
+		col = 2 * (i % 4)
+		if row%2 == 0 {
+			col++
+		}
+		return row, col
+	}
+	for i := range 32 {
+		ri, ci := coords(i)
+		for j := range 32 {
+			rj, cj := coords(j)
+			kingDistance[i][j] = int8(max(abs(ri-rj), abs(ci-cj)))
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// approach returns the summed distance from each king in kings to the nearest piece of
+// opp.
+func approach(kings, opp uint32) int32 {
+	var sum int32
+	for ; kings != 0; kings &= kings - 1 {
+		d := &kingDistance[bits.TrailingZeros32(kings)]
+		nearest := int8(8)
+		for o := opp; o != 0; o &= o - 1 {
+			nearest = min(nearest, d[bits.TrailingZeros32(o)])
+		}
+		sum += int32(nearest)
+	}
+	return sum
+}
+
+// qDepth bounds the capture sequences Evaluate follows before it scores a position.
+const qDepth = 12
+
+// qWin is what a game found finished inside Evaluate's capture sequences scores: a
+// heuristic score, since the search did not see the end itself, but larger than any other.
+const qWin = search.Win / 2
+
+// Evaluate scores the position for the side to move. A finished game gets its exact
+// result. Otherwise, while the side to move must capture, the captures are played out
+// (the best for each side, captures being compulsory) up to qDepth plies, so that the
+// score never rests on a piece about to be taken; then the static evaluation of the
+// variant (CheckersWeights or GiveawayWeights).
+func (p *CheckersPosition) Evaluate() (int32, bool) {
+	s := &p.stack[p.top]
+	if s.ToMove() == game.Terminal {
+		return checkersFinal(s, p.top), true
+	}
+	return p.quiesce(0, -search.Infinity, search.Infinity), false
+}
+
+// quiesce returns the value of the current position with the pending captures played
+// out, by fail-soft alpha-beta over the captures.
+func (p *CheckersPosition) quiesce(d int, alpha, beta int32) int32 {
+	s := &p.stack[p.top]
+	if s.ToMove() == game.Terminal {
+		switch v := checkersFinal(s, p.top); {
+		case v >= search.Win:
+			return v - search.Win + qWin
+		case v <= -search.Win:
+			return v + search.Win - qWin
+		default:
+			return v
+		}
+	}
+	if d >= qDepth || !s.MustCapture() {
+		return p.static(s)
+	}
+	moves := s.LegalMoves(s.ToMove(), p.qbuf[d][:0])
+	p.qbuf[d] = moves
+	best := -search.Infinity
+	for _, m := range moves {
+		p.push(m)
+		v := -p.quiesce(d+1, -beta, -max(alpha, best))
+		p.top--
+		if v > best {
+			best = v
+			if best >= beta {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// push plays m on a new top of the stack, without the key: for Evaluate's captures.
+func (p *CheckersPosition) push(m game.Move) {
+	if p.top+1 >= len(p.stack) {
+		p.stack = append(p.stack, checkers.State{})
+		p.keys = append(p.keys, 0)
+	}
+	p.stack[p.top+1] = p.stack[p.top]
+	p.top++
+	if err := p.stack[p.top].Play(m); err != nil {
+		panic("minimax: evaluation played an illegal checkers move: " + err.Error())
+	}
+}
+
+// static is the static evaluation of s, which is not over, for its side to move.
+func (p *CheckersPosition) static(s *checkers.State) int32 {
+	b, w, k := s.Pieces()
+	bm, wm, bk, wk := b&^k, w&^k, b&k, w&k
+	n := bits.OnesCount32(b | w)
+	wt := &p.w[min(n, 24)]
+	count := bits.OnesCount32
+	diff := func(black, white uint32) int32 { return int32(count(black)) - int32(count(white)) }
+
+	v := wt[cMen]*diff(bm, wm) + wt[cKings]*diff(bk, wk)
+	lead := v // black's material lead by the variant's goal
+	if wt[cTrade] != 0 {
+		switch off := int32(24 - n); {
+		case lead > 0:
+			v += wt[cTrade] * off
+		case lead < 0:
+			v -= wt[cTrade] * off
+		}
+	}
+	if wt[cApproach] != 0 {
+		switch {
+		case lead > 0 && bk != 0:
+			v -= wt[cApproach] * approach(bk, w)
+		case lead < 0 && wk != 0:
+			v += wt[cApproach] * approach(wk, b)
+		}
+	}
+	if wt[cAdvance] != 0 {
+		var adv int32
+		for r := 1; r < 7; r++ {
+			adv += int32(r) * (int32(count(bm&checkersRows[r])) - int32(count(wm&checkersRows[7-r])))
+		}
+		v += wt[cAdvance] * adv
+	}
+	if wt[cBackRank] != 0 {
+		var back int32
+		if wm != 0 {
+			back += int32(count(bm & checkersRows[0]))
+		}
+		if bm != 0 {
+			back -= int32(count(wm & checkersRows[7]))
+		}
+		v += wt[cBackRank] * back
+	}
+	if wt[cCentre] != 0 {
+		v += wt[cCentre] * (2*diff(b&coreCentre, w&coreCentre) + diff(b&outerCentre, w&outerCentre))
+	}
+	if wt[cMobility] != 0 {
+		v += wt[cMobility] * (checkersMobility(b, w, k, true) - checkersMobility(w, b, k, false))
+	}
+	if s.Side() == checkers.White {
+		v = -v
+	}
+	return v
+}
+
+// The board's geometry for counting moves, as in the checkers package's own documentation:
+// rows 0, 2, 4, 6 (squares 1-4, 9-12, ...) hold files b, d, f, h, rows 1, 3, 5, 7 files
+// a, c, e, g; one row down is 4 or 5 squares on from an even row, 3 or 4 from an odd one.
+const (
+	rowsEven uint32 = 0x0f0f0f0f
+	rowsOdd  uint32 = 0xf0f0f0f0
+	fileA    uint32 = 0x10101010 // 5, 13, 21, 29
+	fileH    uint32 = 0x08080808 // 4, 12, 20, 28
+)
+
+func downLeft(x uint32) uint32  { return (x&rowsEven)<<4 | (x&rowsOdd&^fileA)<<3 }
+func downRight(x uint32) uint32 { return (x&rowsEven&^fileH)<<5 | (x&rowsOdd)<<4 }
+func upLeft(x uint32) uint32    { return (x&rowsEven)>>4 | (x&rowsOdd&^fileA)>>5 }
+func upRight(x uint32) uint32   { return (x&rowsEven&^fileH)>>3 | (x&rowsOdd)>>4 }
+
+// checkersMobility counts the moves of the side with pieces own (black's when black is true)
+// against opp: its captures if it has any, each by its first jump, else its simple moves.
+// It works on the bitboards alone, since the move lists are not needed, only their size.
+func checkersMobility(own, opp, kings uint32, black bool) int32 {
+	empty := ^(own | opp)
+	fwd, bwd := own, own&kings // the pieces that may go down, and up
+	if !black {
+		fwd, bwd = bwd, fwd
+	}
+	jumps := bits.OnesCount32(downLeft(downLeft(fwd)&opp)&empty) + bits.OnesCount32(downRight(downRight(fwd)&opp)&empty)
+	if bwd != 0 {
+		jumps += bits.OnesCount32(upLeft(upLeft(bwd)&opp)&empty) + bits.OnesCount32(upRight(upRight(bwd)&opp)&empty)
+	}
+	if jumps > 0 {
+		return int32(jumps)
+	}
+	steps := bits.OnesCount32(downLeft(fwd)&empty) + bits.OnesCount32(downRight(fwd)&empty)
+	if bwd != 0 {
+		steps += bits.OnesCount32(upLeft(bwd)&empty) + bits.OnesCount32(upRight(bwd)&empty)
+	}
+	return int32(steps)
+}
+
+// checkersFinal returns the exact score of a finished game for its side to move, plies
+// from the search's root.
+func checkersFinal(s *checkers.State, plies int) int32 {
+	var buf [2]float64
+	r := s.Returns(buf[:0])
+	me := s.Side()
+	if len(r) != 2 || r[me] == r[1-me] {
+		return 0
+	}
+	b, w, _ := s.Pieces()
+	margin := int32(bits.OnesCount32(b)) - int32(bits.OnesCount32(w)) // black's pieces less white's
+	if me == checkers.White {
+		margin = -margin
+	}
+	if s.Variant() == checkers.Giveaway {
+		margin = -margin
+	}
+	// margin is now the mover's margin as a winner would count it.
+	bonus := int32(speedPlies - min(plies, speedPlies))
+	if r[me] > r[1-me] {
+		return search.Win + piecePoints*max(margin, 0) + bonus
+	}
+	return -search.Win - piecePoints*max(-margin, 0) - bonus
+}
+
+// checkersScore converts a checkers search score to men: the evaluation over 100, or the
+// final margin in pieces once the result is proven (the speed bonus left out).
+func checkersScore(v int32) float64 {
+	switch search.Proven(v) {
+	case 1:
+		return float64((v - search.Win) / piecePoints)
+	case -1:
+		return -float64((-v - search.Win) / piecePoints)
+	}
+	return float64(v) / discPoints
+}

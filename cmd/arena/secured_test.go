@@ -198,7 +198,7 @@ func TestSecuredCourse(t *testing.T) {
 			}
 
 			cup := filepath.Join(dir, "cup.toml")
-			text := "name = \"course cup\"\ngame = \"othello\"\nplayers = [\"" + strings.Join(players, "\", \"") + "\"]\nrounds = 1\ntime_control = \"200ms\"\nwait = \"30s\"\n"
+			text := "name = \"course cup\"\ngame = \"othello\"\nplayers = [\"" + strings.Join(players, "\", \"") + "\"]\nrounds = 1\ntime_control = \"1s\"\nwait = \"30s\"\n"
 			if err := os.WriteFile(cup, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -19,13 +19,14 @@ import (
 	"github.com/arenaref/arena/players/learned/train"
 )
 
-// runTrain trains a learned-weight Othello player in process (no NATS) and writes its
-// weights file, with the learning curve beside it as CSV and SVG.
+// runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in
+// process (no NATS) and writes its weights file, with the learning curve beside it as
+// CSV and SVG.
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", "--method td|tdleaf|strategy-net|evo|coevo --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
-	gameSpec := fs.String("game", "othello", "game: othello, othello:size=6 or othello:size=4")
+	gameSpec := fs.String("game", "othello", "game: othello, othello:size=6, othello:size=4, checkers or giveaway (checkers and giveaway: td, tdleaf and evo)")
 	method := fs.String("method", "", "td, tdleaf, strategy-net, evo or coevo (co-evolution on 4x4)")
-	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0), and self for self-play; not for evo")
+	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0), self for self-play, and random-weights:N for a pool of N tanh-linear players with random weights in (-10, 10) at the learner's depth; not for evo")
 	games := fs.Int("games", 10000, "training games")
 	out := fs.String("out", "", "weights file to write (the curve goes beside it: NAME.csv and NAME.svg)")
 	seed := fs.Uint64("seed", 1, "seed: the same seed and flags train the same weights")
@@ -39,8 +40,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	evoSigma := fs.Float64("evo-sigma", 0, fmt.Sprintf("evo: standard deviation of the noise added to the opponent every two games (default %g)", train.DefaultEvoSigma))
 	randomPlies := fs.Int("random-plies", 0, "plies played at random at the start of every game (training and test), so that games against deterministic opponents differ")
 	every := fs.Int("every", 0, "games per point of the learning curve (default games/100)")
-	test := fs.String("test", "", "test opponents, played without learning at every curve point (same syntax as --opponents)")
+	test := fs.String("test", "", "test opponents, played without learning at every curve point (same syntax as --opponents; random-weights:N draws a pool disjoint from the training one)")
 	testGames := fs.Int("test-games", 0, "test games per test opponent and colour (default 50)")
+	testFirst := fs.Bool("test-first", false, "also test before the first training game (the curve's point at game 0: the initial weights' score)")
 	ckptEvery := fs.Int("checkpoint-every", 1000, "games between checkpoints (OUT.ckpt); a stopped run resumes from it")
 	restart := fs.Bool("restart", false, "ignore an existing checkpoint and start again")
 	generations := fs.Int("generations", 200, "coevo: most generations")
@@ -62,12 +64,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := train.Config{
 		Game: g.Name(), Method: *method, Games: *games, Seed: *seed, Seat: *seat, Strategy: *strategy,
 		Alpha: *alpha, Lambda: *lambda, Depth: *depth, Init: *initW, Pairs: *pairs, EvoSigma: *evoSigma,
-		Every: *every, TestGames: *testGames, RandomPlies: *randomPlies,
+		Every: *every, TestGames: *testGames, RandomPlies: *randomPlies, TestFirst: *testFirst,
 	}
-	if cfg.Opponents, err = parseOpponents(*opponents); err != nil {
+	if cfg.Opponents, err = parseTrainOpponents(*opponents, train.PoolTrain); err != nil {
 		return usagef("--opponents: %v", err)
 	}
-	if cfg.Test, err = parseOpponents(*test); err != nil {
+	if cfg.Test, err = parseTrainOpponents(*test, train.PoolTest); err != nil {
 		return usagef("--test: %v", err)
 	}
 	if *ckptEvery < 1 {
@@ -88,6 +90,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg = t.Config()
 
 	bar := newTrainProgress(stderr, cfg.Games, t.State().Played)
+	bar.test = cfg.Test
 	recent := &window{size: 500}
 	err = t.Run(ctx, func(ev train.Event) {
 		recent.add(ev.Result)
@@ -127,7 +130,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		cfg.Method, cfg.Game, st.Played, st.Wins, st.Draws, st.Losses,
 		time.Duration(st.Seconds*float64(time.Second)).Round(time.Millisecond), float64(st.Played)/max(st.Seconds, 1e-9))
 	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; last 500: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.rate())
-	for _, sc := range last.Test {
+	if first := curve[0]; first.Games == 0 {
+		for _, sc := range train.Pooled(cfg.Test, first.Test) {
+			fmt.Fprintf(stdout, "test against %s before training: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
+		}
+	}
+	for _, sc := range train.Pooled(cfg.Test, last.Test) {
 		fmt.Fprintf(stdout, "test against %s: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
 	}
 	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", *out, base, base)
@@ -135,15 +143,36 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // parseOpponents reads an opponent list in the syntax of tournament --players.
-func parseOpponents(list string) ([]train.Opponent, error) {
+func parseOpponents(list string) ([]train.Opponent, error) { return parseTrainOpponents(list, "") }
+
+// parseTrainOpponents reads an opponent list in the syntax of tournament --players,
+// where, given a pool, random-weights:N stands for N members of that random-weights
+// pool.
+func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
 	if strings.TrimSpace(list) == "" {
 		return nil, nil
 	}
-	names, specs, err := parsePlayers(strings.Split(list, ","))
+	var ops []train.Opponent
+	var rest []string
+	for _, item := range strings.Split(list, ",") {
+		n, ok := strings.CutPrefix(item, train.RandomWeights+":")
+		if !ok || pool == "" {
+			rest = append(rest, item)
+			continue
+		}
+		k, err := strconv.Atoi(n)
+		if err != nil || k < 1 || k > 10000 {
+			return nil, fmt.Errorf("%q: want %s:N with N from 1 to 10000", item, train.RandomWeights)
+		}
+		if len(ops) > 0 {
+			return nil, fmt.Errorf("%q: one random-weights pool per list", item)
+		}
+		ops = train.RandomWeightsPool(pool, k)
+	}
+	names, specs, err := parsePlayers(rest)
 	if err != nil {
 		return nil, err
 	}
-	var ops []train.Opponent
 	for _, n := range names {
 		as, ok := specs[n]
 		if !ok {
@@ -179,8 +208,9 @@ func (w *window) rate() float64 { return 100 * float64(w.wins) / float64(max(1, 
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.
 type trainProgress struct {
-	bar *progressbar.ProgressBar
-	w   io.Writer
+	bar  *progressbar.ProgressBar
+	w    io.Writer
+	test []train.Opponent
 }
 
 func newTrainProgress(stderr io.Writer, total, done int) *trainProgress {
@@ -195,7 +225,7 @@ func (p *trainProgress) update(ev train.Event, recent *window) {
 	}
 	if ev.Point != nil {
 		fmt.Fprintf(p.w, "game %d: win rate %.1f%% over the last %d games", ev.Game, ev.Point.WinRate(), ev.Point.Wins+ev.Point.Draws+ev.Point.Losses)
-		for _, sc := range ev.Point.Test {
+		for _, sc := range train.Pooled(p.test, ev.Point.Test) {
 			fmt.Fprintf(p.w, ", %s %.1f%%", sc.Opponent, sc.Score())
 		}
 		fmt.Fprintln(p.w)
@@ -226,13 +256,13 @@ func writeCurve(base string, cfg train.Config, st train.State) error {
 	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		head := []string{"games", "wins", "draws", "losses", "win_rate"}
-		for _, o := range cfg.Test {
-			head = append(head, "test_"+o.Name)
+		for _, o := range train.Pooled(cfg.Test, nil) {
+			head = append(head, "test_"+o.Opponent)
 		}
 		_ = cw.Write(head)
 		for _, p := range st.FullCurve() {
 			row := []string{strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), strconv.FormatFloat(p.WinRate(), 'f', 2, 64)}
-			for _, sc := range p.Test {
+			for _, sc := range train.Pooled(cfg.Test, p.Test) {
 				row = append(row, strconv.FormatFloat(sc.Score(), 'f', 2, 64))
 			}
 			_ = cw.Write(row)
@@ -248,13 +278,16 @@ func writeCurve(base string, cfg train.Config, st train.State) error {
 		XLabel: "training games", YLabel: "%", YMin: 0, YMax: 100,
 	}
 	trainS := plot.Series{Name: fmt.Sprintf("training win rate (per %d games)", cfg.Every)}
-	tests := make([]plot.Series, len(cfg.Test))
-	for i, o := range cfg.Test {
-		tests[i].Name = "test score against " + o.Name
+	pooled := train.Pooled(cfg.Test, nil)
+	tests := make([]plot.Series, len(pooled))
+	for i, o := range pooled {
+		tests[i].Name = "test score against " + o.Opponent
 	}
 	for _, p := range st.FullCurve() {
-		trainS.X, trainS.Y = append(trainS.X, float64(p.Games)), append(trainS.Y, p.WinRate())
-		for i, sc := range p.Test {
+		if p.Wins+p.Draws+p.Losses > 0 { // not the test before training
+			trainS.X, trainS.Y = append(trainS.X, float64(p.Games)), append(trainS.Y, p.WinRate())
+		}
+		for i, sc := range train.Pooled(cfg.Test, p.Test) {
 			if i < len(tests) {
 				tests[i].X, tests[i].Y = append(tests[i].X, float64(p.Games)), append(tests[i].Y, sc.Score())
 			}

@@ -176,3 +176,55 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// TestTrainGiveaway trains a give-away checkers learner against a random-weights pool,
+// tests it against a disjoint pool, and plays the weights in a tournament; an Othello
+// tournament refuses them.
+func TestTrainGiveaway(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "g.json")
+	code, stdout, stderr := runCLI(t, "train", "--game", "giveaway", "--method", "tdleaf", "--strategy", "LL", "--depth", "2",
+		"--opponents", "random-weights:5", "--test", "random-weights:10,random", "--test-games", "1", "--test-first",
+		"--games", "40", "--every", "20", "--out", out, "--seed", "3")
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"trained tdleaf on giveaway: 40 games", "test against random-weights:10 before training:", "test against random-weights:10: ", "test against random: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	f, err := model.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Game != "giveaway" || f.Names[0] != "men_diff" || len(f.Weights) != 22 || f.Training.Depth != 2 || len(f.Training.Opponents) != 5 {
+		t.Errorf("weights file: game %q names %v training %+v", f.Game, f.Names, f.Training)
+	}
+	rows := readCSV(t, filepath.Join(dir, "g.csv"))
+	if len(rows) != 4 || strings.Join(rows[0], ",") != "games,wins,draws,losses,win_rate,test_random-weights:10,test_random" || rows[1][0] != "0" || rows[3][0] != "40" {
+		t.Errorf("curve CSV: %v", rows)
+	}
+
+	code, stdout, stderr = runCLI(t, "tournament", "--game", "giveaway", "--players", "me=learned:weights="+out+":depth=2,random",
+		"--rounds", "1", "--tc", "1s", "--db", filepath.Join(dir, "a.db"), "--json")
+	if code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	}
+	var doc standingsJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Games != 2 {
+		t.Errorf("%d games, want 2", doc.Games)
+	}
+	code, _, stderr = runCLI(t, "tournament", "--game", "othello", "--players", "me=learned:weights="+out+",random",
+		"--rounds", "1", "--tc", "100ms", "--db", filepath.Join(dir, "b.db"))
+	if code == 0 || !strings.Contains(stderr, "the weights are for giveaway") {
+		t.Errorf("othello tournament with giveaway weights: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "train", "--game", "giveaway", "--method", "strategy-net", "--opponents", "random", "--out", filepath.Join(dir, "x.json"))
+	if code != 2 || !strings.Contains(stderr, "Othello only") {
+		t.Errorf("strategy-net on giveaway: exit %d\n%s", code, stderr)
+	}
+}

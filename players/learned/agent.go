@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/learned/lookahead"
@@ -20,8 +21,8 @@ import (
 const Name = "learned"
 
 func init() {
-	players.RegisterAgent(Name, "Othello: evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
-		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
+	players.RegisterAgent(Name, "Othello, checkers, giveaway: evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
+		[]string{othello.Name, checkers.Name, checkers.GiveawayName}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
 }
 
 // ErrNoWeights is returned when the weights parameter is missing.
@@ -31,12 +32,13 @@ var ErrNoWeights = errors.New("learned: the weights=PATH parameter is required")
 type Agent struct {
 	file  *model.File
 	eval  model.Evaluator
-	size  int
+	size  int       // Othello board size; 0 for checkers weights
+	game  game.Game // the weights' game
 	depth int
 
 	mu   sync.Mutex // guards rng
 	rng  *rand.Rand
-	pool sync.Pool // *lookahead.Searcher
+	pool sync.Pool // *lookahead.Searcher or *lookahead.CheckersSearcher
 }
 
 var (
@@ -74,17 +76,33 @@ func FromFile(f *model.File, depth int, seed int64) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("learned: %w", err)
 	}
-	size, err := f.BoardSize()
+	g, err := f.LookupGame()
 	if err != nil {
 		return nil, fmt.Errorf("learned: %w", err)
 	}
-	a := &Agent{file: f, eval: eval, size: size, depth: depth, rng: rand.New(rand.NewPCG(uint64(seed), 0x1ea12ed))}
-	a.pool.New = func() any { return &lookahead.Searcher{Eval: eval} }
+	a := &Agent{file: f, eval: eval, game: g, depth: depth, rng: rand.New(rand.NewPCG(uint64(seed), 0x1ea12ed))}
+	if og, ok := g.(*othello.Game); ok {
+		a.size = og.Size()
+		a.pool.New = func() any { return &lookahead.Searcher{Eval: eval} }
+		return a, nil
+	}
+	ce, ok := eval.(model.CheckersEvaluator)
+	if !ok {
+		return nil, fmt.Errorf("learned: %s weights of model %s cannot play", f.Game, f.Model)
+	}
+	a.pool.New = func() any { return &lookahead.CheckersSearcher{Eval: ce} }
 	return a, nil
 }
 
-// CheckGame refuses games other than Othello of the weights' board size.
+// CheckGame refuses games other than the weights': Othello of their board size, or
+// the checkers variant they were trained on.
 func (a *Agent) CheckGame(g game.Game) error {
+	if a.size == 0 {
+		if g.Name() != a.game.Name() {
+			return fmt.Errorf("learned: the weights are for %s, not %s", a.file.Game, g.Name())
+		}
+		return nil
+	}
 	og, ok := g.(*othello.Game)
 	if !ok {
 		return fmt.Errorf("learned: the weights are for %s, not %s", a.file.Game, g.Name())
@@ -100,17 +118,35 @@ func (a *Agent) File() *model.File { return a.file }
 
 // Choose searches the position to the agent's depth.
 func (a *Agent) Choose(_ context.Context, t players.Turn) (players.Decision, error) {
+	if cs, ok := t.State.(*checkers.State); ok {
+		return a.chooseCheckers(cs)
+	}
 	s, ok := t.State.(*othello.State)
 	if !ok {
-		return players.Decision{}, fmt.Errorf("learned: position is not an Othello position")
+		return players.Decision{}, fmt.Errorf("learned: position is not an Othello or checkers position")
 	}
 	if err := a.CheckGame(s.Game()); err != nil {
 		return players.Decision{}, err
 	}
-	a.mu.Lock()
-	rng := rand.New(rand.NewPCG(a.rng.Uint64(), a.rng.Uint64()))
-	a.mu.Unlock()
+	rng := a.newRand()
 	x := a.pool.Get().(*lookahead.Searcher)
+	defer a.pool.Put(x)
+	res := x.Search(s, a.depth, rng)
+	return players.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil
+}
+
+func (a *Agent) newRand() *rand.Rand {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return rand.New(rand.NewPCG(a.rng.Uint64(), a.rng.Uint64()))
+}
+
+func (a *Agent) chooseCheckers(s *checkers.State) (players.Decision, error) {
+	if err := a.CheckGame(s.Game()); err != nil {
+		return players.Decision{}, err
+	}
+	rng := a.newRand()
+	x := a.pool.Get().(*lookahead.CheckersSearcher)
 	defer a.pool.Put(x)
 	res := x.Search(s, a.depth, rng)
 	return players.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil

@@ -334,8 +334,8 @@ func TestRegistered(t *testing.T) {
 	if !players.IsAgent(learned.Name) {
 		t.Fatalf("%q is not registered", learned.Name)
 	}
-	if got := players.AgentGames(learned.Name); !reflect.DeepEqual(got, []string{"othello"}) {
-		t.Errorf("AgentGames = %q, want [othello]", got)
+	if got := players.AgentGames(learned.Name); !reflect.DeepEqual(got, []string{"othello", "checkers", "giveaway"}) {
+		t.Errorf("AgentGames = %q, want [othello checkers giveaway]", got)
 	}
 	if players.AgentDoc(learned.Name) == "" {
 		t.Error("no description")

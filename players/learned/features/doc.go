@@ -1,11 +1,12 @@
-// Package features is the fixed set of Othello evaluation features phi_k(s) of Arena's
-// tanh-linear evaluation V(s, w) = a * tanh(b * sum_k w_k * phi_k(s)) (seed 002, Osman
-// and Mandziuk, who used 22 Samuel-style features for checkers; these are the Othello
-// counterparts). Compute writes all of them for one position, seen from one side
-// ("own"); the other side is "opp".
+// Package features holds the fixed feature sets phi_k(s) of Arena's tanh-linear
+// evaluation V(s, w) = a * tanh(b * sum_k w_k * phi_k(s)) (seed 002, Osman and
+// Mandziuk): 24 Othello features (Compute, Names) and the 22 checkers features after
+// Samuel that seed 002 uses for give-away checkers (Checkers, CheckersNames; the same
+// features serve English checkers, only the weights differ). Each set is computed for
+// one position seen from one side ("own"); the other side is "opp".
 //
-// Names gives each feature a stable name, stored in weight files. The order never
-// changes: a new feature is only ever appended, in a new version of the set.
+// Names and CheckersNames give each feature a stable name, stored in weight files. The
+// order never changes: a new feature is only ever appended, in a new version of a set.
 //
 // # Board geometry
 //
@@ -89,4 +90,75 @@
 //
 // Compute does not allocate; the per-size square masks and scales are computed once, at
 // package initialisation.
+//
+// # Checkers features
+//
+// Checkers works on bitboards of the 32 dark squares, bit i for PDN square i+1, turned
+// so that own's back row is squares 1-4 and own's men move towards squares 29-32: Black
+// sees the board as it is, White sees it rotated half round (Rotate: square s becomes
+// 33-s, which maps the double corners 1-5 and 28-32 onto each other). The evaluation and
+// the search (package lookahead) see every position from the side the learner plays,
+// as for Othello; own need not be the side to move (to_move says which).
+//
+// Words used below. A step is a move of one square along a diagonal onto an empty
+// square, a jump one over an enemy piece onto the empty square behind it; men step and
+// jump forward only, kings both ways. A move of a side counts once per (piece,
+// direction), whether or not it is the side's turn. The centre is squares 10, 11, 14,
+// 15, 18, 19, 22 and 23; the double diagonal the two diagonals between the double
+// corners, 1-6-10-15-19-24-28 and 5-9-14-18-23-27-32. Rows are counted from the side's
+// own back row. "diff" is own minus opp; the names in brackets are Samuel's parameters
+// each one follows (his definitions are in terms of "active" and "passive" sides and
+// vary in detail; these are Arena's).
+//
+//	 k  name                    scale  definition
+//	 0  men_diff                1      own men - opp men (piece advantage)
+//	 1  kings_diff              1      own kings - opp kings (piece advantage)
+//	 2  pieces_own              1/2    own pieces
+//	 3  pieces_opp              1/2    opp pieces
+//	 4  mobility_own            1/2    own jumps if it has any, else own steps (MOB); a
+//	                                   multi-jump counts once, by its first jump
+//	 5  mobility_opp            1/2    the same for opp
+//	 6  denied_moves_diff       1      own steps after which opp could jump the moved
+//	                                   piece at once, minus the same for opp (DENY)
+//	 7  undenied_mobility_diff  1      own steps not so denied - opp's (MOBIL)
+//	 8  threats_diff            1      opp pieces own could jump now - own pieces opp could
+//	                                   jump now (THRET)
+//	 9  exposure_diff           1      own pieces with both neighbours on one diagonal
+//	                                   empty - the same for opp (EXPOS)
+//	10  advancement_diff        1      own men on rows 5-7 - opp men on rows 5-7 (ADV)
+//	11  back_row_diff           1      own men on own back row - opp men on its (GUARD, BACK)
+//	12  centre_diff             1      own men in the centre - opp men in the centre (CENT)
+//	13  king_centre_diff        1      own kings in the centre - opp kings there (KCENT)
+//	14  centre_control_diff     1      centre squares own occupies or can step to - the
+//	                                   same for opp (CNTR)
+//	15  double_diagonal_diff    1      own pieces on the double diagonal - opp's (DIA)
+//	16  dyke_diff               1      own pieces whose two neighbours on one diagonal
+//	                                   are own pieces (a string of three, counted by its
+//	                                   middle, once per diagonal) - the same for opp (DYKE)
+//	17  gap_diff                1      empty squares between two own pieces on a diagonal,
+//	                                   or between an own piece and the board's edge - the
+//	                                   same for opp (GAP)
+//	18  hole_diff               1      empty squares with three or four own pieces among
+//	                                   their diagonal neighbours - the same for opp (HOLE)
+//	19  node_diff               1      own pieces with three or four empty neighbours -
+//	                                   the same for opp (NODE)
+//	20  opposition              1      with as many pieces on each side: +1 if own has the
+//	                                   opposition ("the move"), -1 if opp has it; 0 when
+//	                                   the numbers differ (MOVE)
+//	21  to_move                 1      +1 if own is to move, -1 if not
+//
+// A side's system is the four files that start on its back row: for own the rows of
+// squares 1-4, 9-12, 17-20 and 25-28 (in the turned board), for opp the others. The side
+// to move has the opposition when an odd number of pieces, of both sides, stand on its
+// system.
+//
+// In denied_moves_diff, a step is denied when an enemy piece that may jump
+// in some direction stands next to the piece's new square in that direction and the square
+// beyond is empty, or is the square the piece came from.
+//
+// Seen from the other side (own and opp swapped and the board rotated, ownToMove
+// negated), every diff, the opposition and to_move change sign, and pieces_own and
+// mobility_own take the values of their opp counterparts. The counts of pieces and
+// moves are halved so that, like the Othello features, most values stay within -8..8
+// for weights of order 1 to 10 and b = 0.027. Checkers does not allocate.
 package features

@@ -1,5 +1,6 @@
 // Package lookahead is the fixed-depth search of Arena's learning players: alpha-beta
-// negamax over Othello positions that scores leaves with a learned evaluation and returns,
+// negamax over Othello positions (Searcher) and over checkers and give-away checkers
+// positions (CheckersSearcher) that scores leaves with a learned evaluation and returns,
 // besides the move, the leaf of its principal variation, which TDLeaf(lambda) learns on.
 //
 // Leaves are scored from the point of view of the side to move at the root, as the
@@ -10,7 +11,9 @@
 // WinValue * sign(disc differential) from the point of view of the side it is scored
 // for: the +-100 / 0 of a won, lost or drawn game in seed 002, beyond any evaluation of
 // an unfinished position (those stay within (-99, 99) for tanh-linear, but a strategy
-// network's sums are unbounded, so it sees the finish as one more score).
+// network's sums are unbounded, so it sees the finish as one more score). In checkers a
+// finished game scores by its returns (CheckersTerminal): the side left without a move
+// loses checkers and wins give-away, and a game ended by the draw rule scores 0.
 //
 // Moves of equal value at the root are chosen among uniformly at random, as the strategy
 // network paper asks; deeper ties keep the first move found. Search allocates nothing

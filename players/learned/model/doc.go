@@ -2,11 +2,15 @@
 // they are kept in.
 //
 // An Evaluator scores an Othello position from one side's point of view (a Position):
-// higher is better for that side. Two kinds are learned:
+// higher is better for that side; a CheckersEvaluator does the same for a checkers or
+// give-away checkers position (a CheckersPosition, turned so that the side it is seen
+// from has its back row on squares 1-4). Two kinds are learned:
 //
 //   - TanhLinear, the evaluation of Osman and Mandziuk (seed 002):
 //     V(s, w) = a * tanh(b * sum_k w_k * phi_k(s)) with a = 99 and b = 0.027 by default,
-//     over the features of package features. TD(lambda), TDLeaf(lambda) and the EVO
+//     over the features of package features: the 24 Othello features, or the 22
+//     checkers features after Samuel (seed 002's own setting, give-away checkers, and
+//     English checkers with the same features). TD(lambda), TDLeaf(lambda) and the EVO
 //     baseline tune its weights.
 //   - StrategyNet, the strategy network of Kanakubo and Hagiwara (seed 003): one weight
 //     per (square, state) node, the evaluation being the sum of the weights of the nodes
@@ -28,7 +32,8 @@
 // # Weights files
 //
 // A File is JSON: a format tag and version, the game (canonical spec, so the board
-// size is part of it), the model kind, the feature or node names, the model's
+// size is part of it; "checkers" and "giveaway" hold tanh-linear weights over the
+// checkers features only), the model kind, the feature or node names, the model's
 // parameters and weights, and a record of the training run that made it. Decode is
 // strict: unknown fields, a wrong format or version, a mismatch between names and
 // weights, or a non-finite weight are errors, so a bad or mismatched file is refused

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/protocol"
@@ -41,7 +42,8 @@ var ErrBadFile = errors.New("model: bad weights file")
 type File struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
-	// Game is the canonical game spec: "othello", "othello:size=6", "othello:size=4".
+	// Game is the canonical game spec: "othello", "othello:size=6", "othello:size=4",
+	// "checkers" or "giveaway".
 	Game string `json:"game"`
 	// Model is the kind: KindTanhLinear, KindStrategyNet or KindStrategyNetPairs.
 	Model string `json:"model"`
@@ -101,7 +103,11 @@ func NewFile(gameSpec string, e Evaluator, t Training) (*File, error) {
 	switch m := e.(type) {
 	case *TanhLinear:
 		f.Model, f.A, f.B = KindTanhLinear, m.A, m.B
-		f.Names = append([]string(nil), features.Names[:]...)
+		f.Names = features.Names[:]
+		if g, err := game.Lookup(gameSpec); err == nil {
+			f.Names = FeatureNames(g)
+		}
+		f.Names = append([]string(nil), f.Names...)
 		f.Weights = append([]float64(nil), m.W...)
 	case *StrategyNet:
 		f.Model = KindStrategyNet
@@ -119,19 +125,45 @@ func NewFile(gameSpec string, e Evaluator, t Training) (*File, error) {
 	return f, nil
 }
 
+// FeatureNames returns the names of the tanh-linear features of a game, in weight
+// order: features.Names for Othello (every size), features.CheckersNames for checkers and
+// give-away checkers, nil for other games.
+func FeatureNames(g game.Game) []string {
+	switch g.(type) {
+	case *othello.Game:
+		return features.Names[:]
+	case *checkers.Game:
+		return features.CheckersNames[:]
+	}
+	return nil
+}
+
+// LookupGame returns the file's game: Othello of some size, checkers or give-away
+// checkers, written canonically.
+func (f *File) LookupGame() (game.Game, error) {
+	g, err := game.Lookup(f.Game)
+	if err != nil {
+		return nil, fmt.Errorf("%w: game %q: %v", ErrBadFile, f.Game, err)
+	}
+	if FeatureNames(g) == nil {
+		return nil, fmt.Errorf("%w: game %q: there are weights for only othello, checkers and giveaway", ErrBadFile, f.Game)
+	}
+	if g.Name() != f.Game {
+		return nil, fmt.Errorf("%w: game %q is written %q", ErrBadFile, f.Game, g.Name())
+	}
+	return g, nil
+}
+
 // BoardSize returns the board size of the file's game, or an error when the game is
 // not Othello or its spec is not canonical.
 func (f *File) BoardSize() (int, error) {
-	g, err := game.Lookup(f.Game)
+	g, err := f.LookupGame()
 	if err != nil {
-		return 0, fmt.Errorf("%w: game %q: %v", ErrBadFile, f.Game, err)
+		return 0, err
 	}
 	og, ok := g.(*othello.Game)
 	if !ok {
-		return 0, fmt.Errorf("%w: game %q: only othello weights exist", ErrBadFile, f.Game)
-	}
-	if og.Name() != f.Game {
-		return 0, fmt.Errorf("%w: game %q is written %q", ErrBadFile, f.Game, og.Name())
+		return 0, fmt.Errorf("%w: game %q is not othello", ErrBadFile, f.Game)
 	}
 	return og.Size(), nil
 }
@@ -144,9 +176,15 @@ func (f *File) Evaluator() (Evaluator, error) {
 	if f.Version != Version {
 		return nil, fmt.Errorf("%w: version %d, this arena reads version %d", ErrBadFile, f.Version, Version)
 	}
-	size, err := f.BoardSize()
+	g, err := f.LookupGame()
 	if err != nil {
 		return nil, err
+	}
+	size := 0
+	if og, ok := g.(*othello.Game); ok {
+		size = og.Size()
+	} else if f.Model != KindTanhLinear {
+		return nil, fmt.Errorf("%w: model %q: %s weights are %s only", ErrBadFile, f.Model, f.Game, KindTanhLinear)
 	}
 	for i, w := range f.Weights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
@@ -155,7 +193,7 @@ func (f *File) Evaluator() (Evaluator, error) {
 	}
 	switch f.Model {
 	case KindTanhLinear:
-		if err := sameNames(f.Names, features.Names[:]); err != nil {
+		if err := sameNames(f.Names, FeatureNames(g)); err != nil {
 			return nil, fmt.Errorf("%w: features: %v", ErrBadFile, err)
 		}
 		if len(f.Weights) != len(f.Names) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/learned/model"
 )
@@ -60,6 +61,16 @@ func FuzzDecode(f *testing.F) {
 	pairs := encode(f, model.KindStrategyNetPairs, 4, nil)
 	f.Add(pairs)
 	f.Add(pairs[:len(pairs)-3])
+	ck, err := model.NewFile("giveaway", model.NewCheckersTanhLinear(), model.Training{Method: "td"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var ckData bytes.Buffer
+	if err := ck.Encode(&ckData); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(ckData.Bytes())
+	f.Add(bytes.Replace(ckData.Bytes(), []byte(`"giveaway"`), []byte(`"checkers"`), 1))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"format":"arena-weights","version":1,"game":"othello:size=4","model":"strategy-net","names":[],"weights":[]}`))
 	positions := map[int][]model.Position{}
@@ -81,12 +92,20 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decoded file has no evaluator: %v", err)
 		}
-		size, err := file.BoardSize()
-		if err != nil {
-			t.Fatalf("decoded file has no board size: %v", err)
-		}
-		for _, p := range positions[size] {
-			e.Eval(p) // must not panic; huge finite weights may overflow to +-Inf or NaN
+		if file.Game == checkers.Name || file.Game == checkers.GiveawayName {
+			ce, ok := e.(model.CheckersEvaluator)
+			if !ok {
+				t.Fatalf("a %s file's evaluator %T does not score checkers", file.Game, e)
+			}
+			ce.EvalCheckers(model.FromCheckers(checkers.New(checkers.Giveaway).Initial(), checkers.White))
+		} else {
+			size, err := file.BoardSize()
+			if err != nil {
+				t.Fatalf("decoded file has no board size: %v", err)
+			}
+			for _, p := range positions[size] {
+				e.Eval(p) // must not panic; huge finite weights may overflow to +-Inf or NaN
+			}
 		}
 		var buf bytes.Buffer
 		if err := file.Encode(&buf); err != nil {

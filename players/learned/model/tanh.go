@@ -14,7 +14,9 @@ const (
 )
 
 // TanhLinear is V(s, w) = A * tanh(B * sum_k W[k] * phi_k(s)) over the features of
-// package features; W has features.Count weights.
+// package features: for Othello (Eval, Gradient) W has features.Count weights, for
+// checkers and give-away checkers (EvalCheckers, GradientCheckers)
+// features.CheckersCount. The weights file records which.
 type TanhLinear struct {
 	A, B float64
 	W    []float64
@@ -39,7 +41,12 @@ func (m *TanhLinear) Eval(p Position) float64 {
 func (m *TanhLinear) Gradient(p Position, grad []float64) float64 {
 	var phi [features.Count]float64
 	features.Compute(p.Own, p.Opp, p.Board, p.OwnToMove, phi[:])
-	t := math.Tanh(m.B * dot(m.W, phi[:]))
+	return m.gradient(phi[:], grad)
+}
+
+// gradient returns V for the features phi and writes its gradient into grad.
+func (m *TanhLinear) gradient(phi, grad []float64) float64 {
+	t := math.Tanh(m.B * dot(m.W, phi))
 	scale := m.A * m.B * (1 - t*t)
 	for k, f := range phi {
 		grad[k] = scale * f

@@ -9,7 +9,6 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players"
-	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/td"
@@ -17,18 +16,18 @@ import (
 
 // mover chooses moves for one side of a training game.
 type mover interface {
-	move(s *othello.State, legal []game.Move) (game.Move, error)
+	move(s game.State, legal []game.Move) (game.Move, error)
 }
 
 // agentMover plays a registered agent in process, as the player runtime would.
 type agentMover struct {
 	a    players.Agent
-	g    *othello.Game
+	g    game.Game
 	seat game.Seat
 	name string
 }
 
-func newAgentMover(g *othello.Game, o Opponent, seat game.Seat, rng *rand.Rand) (*agentMover, error) {
+func newAgentMover(g game.Game, o Opponent, seat game.Seat, rng *rand.Rand) (*agentMover, error) {
 	a, err := players.NewAgent(o.Agent, players.AgentConfig{Seed: int64(rng.Uint64() >> 1), Params: o.Params})
 	if err != nil {
 		return nil, fmt.Errorf("opponent %s: %w", o.Name, err)
@@ -36,9 +35,8 @@ func newAgentMover(g *othello.Game, o Opponent, seat game.Seat, rng *rand.Rand) 
 	return &agentMover{a: a, g: g, seat: seat, name: o.Name}, nil
 }
 
-func (m *agentMover) move(s *othello.State, legal []game.Move) (game.Move, error) {
-	c := *s
-	d, err := m.a.Choose(context.Background(), players.Turn{GameID: "train", Game: m.g, State: &c, Seat: m.seat, Legal: legal})
+func (m *agentMover) move(s game.State, legal []game.Move) (game.Move, error) {
+	d, err := m.a.Choose(context.Background(), players.Turn{GameID: "train", Game: m.g, State: s.Clone(), Seat: m.seat, Legal: legal})
 	if err != nil {
 		return 0, fmt.Errorf("opponent %s: %w", m.name, err)
 	}
@@ -52,11 +50,23 @@ func (m *agentMover) move(s *othello.State, legal []game.Move) (game.Move, error
 
 func (m *agentMover) close() { players.CloseAgent(m.a) }
 
-// opponent makes the mover of an opponent for one game: an agent, or for SelfPlay the
-// learner's own evaluation as it stands. The returned function releases it.
+// learner returns a search of the learner's model as it stands.
+func (t *Trainer) learner() Searcher {
+	if t.net != nil {
+		return &othelloSearcher{x: lookahead.Searcher{Eval: t.net}}
+	}
+	return t.dom.Searcher(t.tl)
+}
+
+// opponent makes the mover of an opponent for one game: an agent, a member of a
+// random-weights pool, or for SelfPlay the learner's own evaluation as it stands. The
+// returned function releases it.
 func (t *Trainer) opponent(o Opponent, seat game.Seat, rng *rand.Rand) (mover, func(), error) {
-	if o.Agent == SelfPlay {
-		return &netMover{x: lookahead.Searcher{Eval: t.eval}, depth: t.cfg.Depth, rng: rng}, func() {}, nil
+	switch o.Agent {
+	case SelfPlay:
+		return &searchMover{x: t.learner(), depth: t.cfg.Depth, rng: rng}, func() {}, nil
+	case RandomWeights:
+		return &searchMover{x: t.dom.Searcher(t.pool[o.Name]), depth: t.cfg.Depth, rng: rng}, func() {}, nil
 	}
 	a, err := newAgentMover(t.game, o, seat, rng)
 	if err != nil {
@@ -65,25 +75,24 @@ func (t *Trainer) opponent(o Opponent, seat game.Seat, rng *rand.Rand) (mover, f
 	return a, a.close, nil
 }
 
-// netMover plays a learned evaluation by search, without learning.
-type netMover struct {
-	x     lookahead.Searcher
+// searchMover plays an evaluation by search, without learning.
+type searchMover struct {
+	x     Searcher
 	depth int
 	rng   *rand.Rand
 }
 
-func (m *netMover) move(s *othello.State, _ []game.Move) (game.Move, error) {
-	return m.x.Search(s, m.depth, m.rng).Move, nil
+func (m *searchMover) move(s game.State, _ []game.Move) (game.Move, error) {
+	mv, _ := m.x.Search(s, m.depth, m.rng)
+	return mv, nil
 }
 
 // result returns the learner's result in a finished game: +1, 0 or -1.
-func result(s *othello.State, seat game.Seat) int {
-	return int(lookahead.Terminal(s, seat) / lookahead.WinValue)
-}
+func result(s game.State, seat game.Seat) int { return resultOf(s, seat) }
 
 // learnGame plays one training game, the learner on seat, and learns from it.
 func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, error) {
-	s := t.game.Initial()
+	s := t.game.NewState()
 	var (
 		tdGame  td.Game
 		replies []game.Move // the reply each learner search expected
@@ -91,7 +100,7 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 	tdMethod := t.cfg.Method == MethodTD || t.cfg.Method == MethodTDLeaf || t.cfg.Method == MethodEvo
 	if t.use != nil {
 		t.use.Reset()
-		t.use.Add(model.FromState(s, seat))
+		t.use.Add(model.FromState(s.(*othello.State), seat))
 	}
 	expect := game.Move(-1) // the opponent's reply the learner's last search expected
 	for {
@@ -106,25 +115,16 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 			// from its turns here.
 			m = t.moves[rng.IntN(len(t.moves))]
 		} else if mover == seat {
-			res := t.x.Search(s, t.cfg.Depth, rng)
-			m = res.Move
+			var reply game.Move
+			m, reply = t.x.Search(s, t.cfg.Depth, rng)
 			if tdMethod {
-				at := model.FromState(s, seat)
-				if t.cfg.Method == MethodTDLeaf {
-					at = res.Leaf
-				}
-				grad := make([]float64, features.Count)
-				var v float64
-				if finished(at) {
-					v = float64(lookahead.WinValue) * sign(at)
-				} else {
-					v = t.tl.Gradient(at, grad)
-				}
+				grad := make([]float64, len(t.tl.W))
+				v := t.x.Predict(s, seat, t.cfg.Method == MethodTDLeaf, grad)
 				tdGame.Values = append(tdGame.Values, v)
 				tdGame.Grads = append(tdGame.Grads, grad)
-				replies = append(replies, res.Reply)
+				replies = append(replies, reply)
 			}
-			expect = res.Reply
+			expect = reply
 		} else {
 			var err error
 			if m, err = opp.move(s, t.moves); err != nil {
@@ -141,7 +141,7 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 			return 0, fmt.Errorf("train: %v", err)
 		}
 		if t.use != nil {
-			t.use.Add(model.FromState(s, seat))
+			t.use.Add(model.FromState(s.(*othello.State), seat))
 		}
 	}
 	r := result(s, seat)
@@ -206,9 +206,9 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 			if err != nil {
 				return nil, err
 			}
-			learner := &netMover{x: lookahead.Searcher{Eval: t.eval}, depth: t.cfg.Depth, rng: rng}
+			learner := &searchMover{x: t.learner(), depth: t.cfg.Depth, rng: rng}
 			var black, white mover = learner, a
-			if seat == othello.White {
+			if seat == 1 {
 				black, white = a, learner
 			}
 			s, err := play(t.game, black, white, t.cfg.RandomPlies, rng)
@@ -232,8 +232,8 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 
 // play plays a game between two movers from the initial position, the first
 // randomPlies plies at random, and returns the finished position.
-func play(g *othello.Game, black, white mover, randomPlies int, rng *rand.Rand) (*othello.State, error) {
-	s := g.Initial()
+func play(g game.Game, black, white mover, randomPlies int, rng *rand.Rand) (game.State, error) {
+	s := g.NewState()
 	var buf [64]game.Move
 	for {
 		seat := s.ToMove()
@@ -242,7 +242,7 @@ func play(g *othello.Game, black, white mover, randomPlies int, rng *rand.Rand) 
 		}
 		legal := s.LegalMoves(seat, buf[:0])
 		m := black
-		if seat == othello.White {
+		if seat == 1 {
 			m = white
 		}
 		mv := legal[0]

@@ -12,6 +12,8 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/arenaref/arena/game"
@@ -70,6 +72,58 @@ var ErrConfig = errors.New("train: bad configuration")
 // the same depth, learning only from its own side of the game.
 const SelfPlay = "self"
 
+// RandomWeights as an opponent's agent is one member of a pool of tanh-linear players
+// of the learner's features and depth, with weights drawn uniformly from (-10, 10) as
+// seed 002's random opponents. Its parameters are the pool, PoolTrain (allowed in
+// Config.Opponents only) or PoolTest (in Config.Test only), and its index in the pool.
+// Member i of a pool draws its weights from its own random stream, PCG(seed, stream of
+// the pool + i) with the run's seed: the same seed gives the same opponents to every
+// method, and as the two pools draw from different streams, no test opponent is a
+// training opponent.
+const RandomWeights = "random-weights"
+
+// The random-weights pools.
+const (
+	PoolTrain = "train"
+	PoolTest  = "test"
+)
+
+// poolStreams are the random streams of the pools' members (member i uses stream + i).
+var poolStreams = map[string]uint64{PoolTrain: 0x7261_6e64_0000_0000, PoolTest: 0x7465_7374_0000_0000}
+
+// RandomWeightsPool returns the n members of a random-weights pool as opponents, named
+// rw1 ... rwN (training) or test-rw1 ... test-rwN (test).
+func RandomWeightsPool(pool string, n int) []Opponent {
+	prefix := "rw"
+	if pool == PoolTest {
+		prefix = "test-rw"
+	}
+	ops := make([]Opponent, n)
+	for i := range ops {
+		ops[i] = Opponent{Name: prefix + strconv.Itoa(i+1), Agent: RandomWeights,
+			Params: map[string]string{"pool": pool, "index": strconv.Itoa(i)}}
+	}
+	return ops
+}
+
+// randomWeights returns the weights of a random-weights opponent, n of them.
+func randomWeights(seed uint64, o Opponent, n int) ([]float64, error) {
+	stream, ok := poolStreams[o.Params["pool"]]
+	if !ok {
+		return nil, fmt.Errorf("pool %q (%s or %s)", o.Params["pool"], PoolTrain, PoolTest)
+	}
+	i, err := strconv.Atoi(o.Params["index"])
+	if err != nil || i < 0 || i >= 1<<24 {
+		return nil, fmt.Errorf("index %q (0 to %d)", o.Params["index"], 1<<24-1)
+	}
+	if len(o.Params) != 2 {
+		return nil, fmt.Errorf("parameters %v: want pool and index only", o.Params)
+	}
+	w := make([]float64, n)
+	initWeights(w, InitRandom, rand.New(rand.NewPCG(seed, stream+uint64(i))))
+	return w, nil
+}
+
 // Opponent is an agent the learner plays against, by its registered name and parameters.
 type Opponent struct {
 	Name   string            `json:"name"`  // the label in reports
@@ -79,7 +133,7 @@ type Opponent struct {
 
 // Config is a training run.
 type Config struct {
-	Game      string     `json:"game"`   // canonical Othello spec
+	Game      string     `json:"game"`   // canonical spec: othello (any size), checkers, giveaway
 	Method    string     `json:"method"` // td, tdleaf, strategy-net or evo
 	Opponents []Opponent `json:"opponents,omitempty"`
 	Games     int        `json:"games"`
@@ -101,6 +155,9 @@ type Config struct {
 	// without learning, at every point of the curve.
 	Test      []Opponent `json:"test,omitempty"`
 	TestGames int        `json:"test_games,omitempty"`
+	// TestFirst runs a test phase before the first training game too, as the curve's
+	// point at game 0: the score of the initial weights.
+	TestFirst bool `json:"test_first,omitempty"`
 }
 
 // withDefaults fills the zero fields of c.
@@ -140,17 +197,21 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-func (c Config) check() (*othello.Game, error) {
+func (c Config) check() (Domain, error) {
 	g, err := game.Lookup(c.Game)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	og, ok := g.(*othello.Game)
-	if !ok {
-		return nil, fmt.Errorf("%w: game %q: training plays Othello only", ErrConfig, c.Game)
+	dom, err := DomainOf(g)
+	if err != nil {
+		return nil, fmt.Errorf("%w: game %q: training plays Othello only, and checkers and giveaway", ErrConfig, c.Game)
 	}
+	_, isOthello := g.(*othello.Game)
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+	}
+	if c.Method == MethodStrategyNet && !isOthello {
+		return nil, bad("method strategy-net plays Othello only")
 	}
 	switch c.Method {
 	case MethodTD, MethodTDLeaf, MethodStrategyNet:
@@ -200,11 +261,32 @@ func (c Config) check() (*othello.Game, error) {
 	if c.Method == MethodEvo && !(c.EvoSigma > 0) || math.IsInf(c.EvoSigma, 0) {
 		return nil, bad("evo sigma %v must be positive", c.EvoSigma)
 	}
-	for _, o := range append(append([]Opponent(nil), c.Opponents...), c.Test...) {
+	base, _, _ := game.ParseSpec(c.Game)
+	seen := map[string]bool{}
+	for k, o := range append(append([]Opponent(nil), c.Opponents...), c.Test...) {
 		if o.Agent == SelfPlay {
 			if len(o.Params) > 0 {
 				return nil, bad("opponent %s: self play takes no parameters", o.Name)
 			}
+			continue
+		}
+		if o.Agent == RandomWeights {
+			if _, err := randomWeights(c.Seed, o, 1); err != nil {
+				return nil, bad("opponent %s: %v", o.Name, err)
+			}
+			want := PoolTrain
+			if k >= len(c.Opponents) {
+				want = PoolTest
+			}
+			if p := o.Params["pool"]; p != want {
+				return nil, bad("opponent %s: a %s opponent from the %s pool (training opponents come from the %s pool, test opponents from the %s pool, so that the two never meet)",
+					o.Name, want, p, PoolTrain, PoolTest)
+			}
+			key := o.Params["pool"] + "/" + o.Params["index"]
+			if seen[key] {
+				return nil, bad("opponent %s: member %s of the %s pool twice", o.Name, o.Params["index"], o.Params["pool"])
+			}
+			seen[key] = true
 			continue
 		}
 		a, err := players.NewAgent(o.Agent, players.AgentConfig{Params: o.Params})
@@ -212,11 +294,11 @@ func (c Config) check() (*othello.Game, error) {
 			return nil, bad("opponent %s: %v", o.Name, err)
 		}
 		players.CloseAgent(a)
-		if gs := players.AgentGames(o.Agent); gs != nil && !slices.Contains(gs, othello.Name) {
-			return nil, bad("opponent %s: agent %s does not play othello", o.Name, o.Agent)
+		if gs := players.AgentGames(o.Agent); gs != nil && !slices.Contains(gs, base) {
+			return nil, bad("opponent %s: agent %s does not play %s", o.Name, o.Agent, base)
 		}
 	}
-	return og, nil
+	return dom, nil
 }
 
 // Point is a point of the learning curve: the games since the previous point.
@@ -288,41 +370,60 @@ const (
 // Trainer runs a training.
 type Trainer struct {
 	cfg   Config
-	game  *othello.Game
+	dom   Domain
+	game  game.Game
 	st    State
 	eval  model.Evaluator
 	tl    *model.TanhLinear
 	net   *model.StrategyNet
 	evo   *model.TanhLinear
-	x     lookahead.Searcher
+	x     Searcher // the learner's
 	use   *NetUsage
 	moves []game.Move
+	// pool holds the random-weights opponents by name.
+	pool map[string]*model.TanhLinear
 }
 
 // New starts a training from scratch.
 func New(cfg Config) (*Trainer, error) {
 	cfg = cfg.withDefaults()
-	g, err := cfg.check()
+	dom, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: cfg, game: g}
+	t := &Trainer{cfg: cfg, dom: dom, game: dom.Game()}
 	t.st = State{Format: CheckpointFormat, Version: CheckpointVersion, Config: cfg, LastResult: 1}
 	rng := rand.New(rand.NewPCG(cfg.Seed, math.MaxUint64))
+	n := len(dom.Features())
+	for _, o := range append(append([]Opponent(nil), cfg.Opponents...), cfg.Test...) {
+		if o.Agent != RandomWeights {
+			continue
+		}
+		w, err := randomWeights(cfg.Seed, o, n)
+		if err != nil {
+			return nil, err
+		}
+		if t.pool == nil {
+			t.pool = map[string]*model.TanhLinear{}
+		}
+		m := newModel(dom)
+		m.W = w
+		t.pool[o.Name] = m
+	}
 	switch cfg.Method {
 	case MethodStrategyNet:
-		t.net, err = model.NewStrategyNet(g.Size(), cfg.Pairs)
+		t.net, err = model.NewStrategyNet(t.game.(*othello.Game).Size(), cfg.Pairs)
 		if err != nil {
 			return nil, err
 		}
 		t.eval = t.net
 		initWeights(t.net.W, cfg.Init, rng)
 	default:
-		t.tl = model.NewTanhLinear()
+		t.tl = newModel(dom)
 		t.eval = t.tl
 		initWeights(t.tl.W, cfg.Init, rng)
 		if cfg.Method == MethodEvo {
-			t.evo = model.NewTanhLinear()
+			t.evo = newModel(dom)
 			initWeights(t.evo.W, InitRandom, rng)
 		}
 	}
@@ -341,7 +442,7 @@ func initWeights(w []float64, init string, rng *rand.Rand) {
 
 // bind points the searcher and the state at the model's weights.
 func (t *Trainer) bind() {
-	t.x.Eval = t.eval
+	t.x = t.learner()
 	if t.net != nil {
 		t.use = NewNetUsage(t.net)
 		t.st.Weights = t.net.W
@@ -454,6 +555,18 @@ type Event struct {
 // ctx.Err() when the context ends between games, the state being whole at every game's
 // end, so a checkpoint saved then resumes exactly.
 func (t *Trainer) Run(ctx context.Context, report func(Event)) error {
+	if t.cfg.TestFirst && len(t.cfg.Test) > 0 && t.st.Played == 0 && len(t.st.Curve) == 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		start := time.Now()
+		scores, err := t.testPhase(0)
+		if err != nil {
+			return err
+		}
+		t.st.Curve = append(t.st.Curve, Point{Games: 0, Test: scores})
+		t.st.Seconds += time.Since(start).Seconds()
+	}
 	for t.st.Played < t.cfg.Games {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -482,15 +595,15 @@ func (t *Trainer) Run(ctx context.Context, report func(Event)) error {
 func (t *Trainer) step() (Event, error) {
 	idx := t.st.Played
 	rng := rand.New(rand.NewPCG(t.cfg.Seed, uint64(idx)))
-	seat := othello.Black
+	seat := game.Seat(0) // black, who moves first, in Othello and checkers alike
 	switch {
 	case t.cfg.Seat == SeatWhite, t.cfg.Seat == SeatBoth && idx%2 == 1:
-		seat = othello.White
+		seat = 1
 	}
 	ev := Event{Game: idx + 1}
 	var opp mover
 	if t.cfg.Method == MethodEvo {
-		opp, ev.Opponent = &netMover{x: lookahead.Searcher{Eval: t.evo}, depth: t.cfg.Depth, rng: rng}, "evo"
+		opp, ev.Opponent = &searchMover{x: t.dom.Searcher(t.evo), depth: t.cfg.Depth, rng: rng}, "evo"
 	} else {
 		o := t.cfg.Opponents[t.st.Next]
 		a, closeOpp, err := t.opponent(o, 1-seat, rng)
@@ -566,4 +679,36 @@ func (t *Trainer) evoStep(result int, rng *rand.Rand) {
 		t.evo.W[k] += t.cfg.EvoSigma * rng.NormFloat64()
 	}
 	t.st.EvoPair = t.st.EvoPair[:0]
+}
+
+// Pooled returns test scores with the members of each random-weights pool added up into
+// one score, named as the flag that makes the pool ("random-weights:100"); other
+// opponents keep their own. With scores nil it returns the names with empty scores.
+func Pooled(test []Opponent, scores []TestScore) []TestScore {
+	var out []TestScore
+	for i, o := range test {
+		var sc TestScore
+		if i < len(scores) {
+			sc = scores[i]
+		}
+		if o.Agent != RandomWeights {
+			sc.Opponent = o.Name
+			out = append(out, sc)
+			continue
+		}
+		if i == 0 || test[i-1].Agent != RandomWeights {
+			out = append(out, TestScore{})
+		}
+		last := &out[len(out)-1]
+		n := 1
+		if _, c, ok := strings.Cut(last.Opponent, ":"); ok {
+			n, _ = strconv.Atoi(c)
+			n++
+		}
+		last.Opponent = RandomWeights + ":" + strconv.Itoa(n)
+		last.Wins += sc.Wins
+		last.Draws += sc.Draws
+		last.Losses += sc.Losses
+	}
+	return out
 }

@@ -1,0 +1,167 @@
+package lookahead_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
+	"github.com/arenaref/arena/players/learned/lookahead"
+	"github.com/arenaref/arena/players/learned/model"
+)
+
+func checkersModel(rng *rand.Rand) *model.TanhLinear {
+	m := model.NewCheckersTanhLinear()
+	for k := range m.W {
+		m.W[k] = -10 + 20*rng.Float64()
+	}
+	return m
+}
+
+// checkersPositions returns unfinished positions of random playouts of both variants.
+func checkersPositions(n int, rng *rand.Rand) []*checkers.State {
+	var out []*checkers.State
+	var buf []game.Move
+	for len(out) < n {
+		s := checkers.New(checkers.Variant(rng.IntN(2))).Initial()
+		for !s.IsTerminal() {
+			if rng.IntN(4) == 0 {
+				c := *s
+				out = append(out, &c)
+			}
+			buf = s.LegalMoves(s.ToMove(), buf[:0])
+			_ = s.Play(buf[rng.IntN(len(buf))])
+		}
+	}
+	return out[:n]
+}
+
+// minimaxCheckers is the plain minimax the search must agree with: the root side's
+// score, maximised on its turns and minimised on the other's.
+func minimaxCheckers(e *model.TanhLinear, s *checkers.State, depth int, root game.Seat) float64 {
+	if s.IsTerminal() {
+		return lookahead.CheckersTerminal(s, root)
+	}
+	if depth == 0 {
+		return e.EvalCheckers(model.FromCheckers(s, root))
+	}
+	best := math.Inf(-1)
+	if s.Side() != root {
+		best = math.Inf(1)
+	}
+	for _, m := range s.LegalMoves(s.ToMove(), nil) {
+		c := *s
+		if err := c.Play(m); err != nil {
+			panic(err)
+		}
+		v := minimaxCheckers(e, &c, depth-1, root)
+		if s.Side() == root {
+			best = max(best, v)
+		} else {
+			best = min(best, v)
+		}
+	}
+	return best
+}
+
+// TestCheckersSearchIsMinimax compares the search with brute-force minimax at depths 1
+// to 3, and checks that the principal variation's leaf has the root's value.
+func TestCheckersSearchIsMinimax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	e := checkersModel(rng)
+	x := &lookahead.CheckersSearcher{Eval: e}
+	for i, s := range checkersPositions(150, rng) {
+		depth := 1 + i%3
+		root := s.ToMove()
+		want := minimaxCheckers(e, s, depth, root)
+		res := x.Search(s, depth, rng)
+		if math.Abs(res.Value-want) > 1e-9 {
+			t.Fatalf("%s\ndepth %d: search %v, minimax %v", s, depth, res.Value, want)
+		}
+		c := *s
+		if err := c.Play(res.Move); err != nil {
+			t.Fatalf("%s\nmove %s: %v", s, s.MoveString(res.Move), err)
+		}
+		if v := minimaxCheckers(e, &c, depth-1, root); math.Abs(v-want) > 1e-9 {
+			t.Fatalf("%s\nthe move %s is worth %v, the best %v", s, s.MoveString(res.Move), v, want)
+		}
+		leaf := res.Leaf
+		var lv float64
+		if leaf.IsTerminal() {
+			lv = lookahead.CheckersTerminal(&leaf, root)
+		} else {
+			lv = e.EvalCheckers(model.FromCheckers(&leaf, root))
+		}
+		if math.Abs(lv-want) > 1e-9 {
+			t.Fatalf("%s\ndepth %d: leaf %s is worth %v, the root %v", s, depth, &leaf, lv, want)
+		}
+	}
+}
+
+// TestCheckersTerminal checks the score of finished games in both variants: the side
+// left without a move loses checkers and wins give-away.
+func TestCheckersTerminal(t *testing.T) {
+	// Black, to move, has no piece at all.
+	for _, v := range []checkers.Variant{checkers.Standard, checkers.Giveaway} {
+		s, err := checkers.FromPieces(v, 0, 1<<20, 0, checkers.Black)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := -float64(lookahead.WinValue)
+		if v == checkers.Giveaway {
+			want = lookahead.WinValue
+		}
+		if got := lookahead.CheckersTerminal(s, checkers.Black); got != want {
+			t.Errorf("%v: black without pieces scores %v, want %v", v, got, want)
+		}
+		if got := lookahead.CheckersTerminal(s, checkers.White); got != -want {
+			t.Errorf("%v: white scores %v, want %v", v, got, -want)
+		}
+	}
+}
+
+// TestCheckersRootTies: with a zero evaluation every move ties, and the choice spreads
+// over them.
+func TestCheckersRootTies(t *testing.T) {
+	x := &lookahead.CheckersSearcher{Eval: model.NewCheckersTanhLinear()}
+	s := checkers.New(checkers.Giveaway).Initial()
+	seen := map[game.Move]bool{}
+	rng := rand.New(rand.NewPCG(2, 2))
+	for range 100 {
+		seen[x.Search(s, 2, rng).Move] = true
+	}
+	if len(seen) != 7 {
+		t.Errorf("%d distinct first moves among ties, want all 7", len(seen))
+	}
+	if m := x.Search(s, 2, nil).Move; m != x.Search(s, 2, nil).Move {
+		t.Error("without rng the choice is not the first")
+	}
+}
+
+// TestCheckersSearchAllocs: the search allocates nothing, per node or per call.
+func TestCheckersSearchAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	x := &lookahead.CheckersSearcher{Eval: checkersModel(rng)}
+	ps := checkersPositions(20, rng)
+	i := 0
+	n := testing.AllocsPerRun(50, func() {
+		x.Search(ps[i%len(ps)], 4, rng)
+		i++
+	})
+	if n != 0 {
+		t.Errorf("Search allocates %v times a call", n)
+	}
+}
+
+func BenchmarkCheckersSearch(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	x := &lookahead.CheckersSearcher{Eval: checkersModel(rng)}
+	ps := checkersPositions(200, rng)
+	nodes := 0
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		nodes += x.Search(ps[i%len(ps)], 4, rng).Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}

@@ -1,0 +1,175 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/arenaref/arena/players/learned/features"
+	"github.com/arenaref/arena/players/learned/model"
+)
+
+// TestCheckersLearns trains TD and TDLeaf learners briefly on both variants against a
+// pool of random-weight opponents and checks that they then score better against
+// unseen random-weight opponents than their initial (zero) weights did.
+func TestCheckersLearns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	for _, tc := range []struct {
+		game, method string
+	}{
+		{"giveaway", MethodTD}, {"giveaway", MethodTDLeaf}, {"checkers", MethodTD},
+	} {
+		t.Run(tc.game+"/"+tc.method, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{Game: tc.game, Method: tc.method, Strategy: StrategyLB, Depth: 2, Seed: 1,
+				Opponents: RandomWeightsPool(PoolTrain, 10), Test: RandomWeightsPool(PoolTest, 50),
+				TestGames: 1, TestFirst: true, Games: 300, Every: 300}
+			tr := run(t, cfg)
+			st := tr.State()
+			if len(st.Curve) != 2 || st.Curve[0].Games != 0 || st.Curve[1].Games != 300 {
+				t.Fatalf("curve %+v", st.Curve)
+			}
+			before, after := Pooled(cfg.Test, st.Curve[0].Test)[0], Pooled(cfg.Test, st.Curve[1].Test)[0]
+			if n := before.Wins + before.Draws + before.Losses; n != 100 {
+				t.Fatalf("%d test games, want 100", n)
+			}
+			t.Logf("test score %.1f%% before training, %.1f%% after 300 games", before.Score(), after.Score())
+			if after.Score() < before.Score()+10 {
+				t.Errorf("test score %.1f%% before training, %.1f%% after: not learning", before.Score(), after.Score())
+			}
+			finite(t, st.Weights)
+			if len(st.Weights) != features.CheckersCount {
+				t.Errorf("%d weights", len(st.Weights))
+			}
+		})
+	}
+}
+
+// TestCheckersResumeIsExact: a checkers run stopped and resumed trains exactly the
+// weights of one never stopped.
+func TestCheckersResumeIsExact(t *testing.T) {
+	cfg := Config{Game: "giveaway", Method: MethodTDLeaf, Strategy: StrategyL3, Depth: 2, Seed: 4,
+		Opponents: RandomWeightsPool(PoolTrain, 3), Test: RandomWeightsPool(PoolTest, 2), TestGames: 1,
+		TestFirst: true, Games: 20, Every: 5}
+	whole := run(t, cfg)
+	half := cfg
+	half.Games = 10
+	first := run(t, half)
+	path := filepath.Join(t.TempDir(), "w.json.ckpt")
+	if err := first.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Resume(cfg, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	a, b := whole.State(), second.State()
+	a.Seconds, b.Seconds = 0, 0
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("resumed run differs:\n whole   %+v\n resumed %+v", a.Curve, b.Curve)
+	}
+}
+
+// TestRandomWeightsPools: members are drawn from the seed, the same for every method,
+// and no test opponent is a training opponent.
+func TestRandomWeightsPools(t *testing.T) {
+	cfg := Config{Game: "giveaway", Method: MethodTD, Seed: 7, Games: 1,
+		Opponents: RandomWeightsPool(PoolTrain, 25), Test: RandomWeightsPool(PoolTest, 100)}
+	a, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Method = MethodTDLeaf
+	b, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.pool) != 125 {
+		t.Fatalf("%d pool members, want 125", len(a.pool))
+	}
+	seen := map[float64]string{}
+	for name, m := range a.pool {
+		if !slices.Equal(m.W, b.pool[name].W) {
+			t.Errorf("%s differs between methods", name)
+		}
+		for _, w := range m.W {
+			if !(w > -10 && w < 10) {
+				t.Fatalf("%s: weight %v", name, w)
+			}
+		}
+		if other, ok := seen[m.W[0]]; ok {
+			t.Errorf("%s and %s share weights", name, other)
+		}
+		seen[m.W[0]] = name
+	}
+	cfg.Seed = 8
+	c, _ := New(cfg)
+	if slices.Equal(c.pool["rw1"].W, a.pool["rw1"].W) {
+		t.Error("the pool does not depend on the seed")
+	}
+
+	for name, edit := range map[string]func(c *Config){
+		"test pool in training":  func(c *Config) { c.Opponents = RandomWeightsPool(PoolTest, 2) },
+		"training pool in tests": func(c *Config) { c.Test = RandomWeightsPool(PoolTrain, 2) },
+		"member twice":           func(c *Config) { c.Opponents = append(c.Opponents, c.Opponents[0]) },
+		"bad index": func(c *Config) {
+			c.Opponents = []Opponent{{Name: "x", Agent: RandomWeights, Params: map[string]string{"pool": PoolTrain, "index": "-1"}}}
+		},
+		"extra parameter": func(c *Config) {
+			c.Opponents = []Opponent{{Name: "x", Agent: RandomWeights, Params: map[string]string{"pool": PoolTrain, "index": "1", "depth": "2"}}}
+		},
+		"strategy-net on checkers": func(c *Config) { c.Method = MethodStrategyNet },
+	} {
+		c := cfg
+		edit(&c)
+		if _, err := New(c); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: New = %v, want ErrConfig", name, err)
+		}
+	}
+}
+
+// TestCheckersFile: the weights file of a checkers run records the game and the
+// checkers features, loads back to the same evaluation, and is refused for Othello.
+func TestCheckersFile(t *testing.T) {
+	for _, g := range []string{"checkers", "giveaway"} {
+		tr := run(t, Config{Game: g, Method: MethodTD, Depth: 1, Init: InitRandom, Games: 4, Opponents: RandomWeightsPool(PoolTrain, 2)})
+		f, err := tr.File("test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Game != g || !slices.Equal(f.Names, features.CheckersNames[:]) || f.Model != model.KindTanhLinear {
+			t.Errorf("file: game %q model %q names %v", f.Game, f.Model, f.Names)
+		}
+		path := filepath.Join(t.TempDir(), "w.json")
+		if err := f.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		back, err := model.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := back.Evaluator()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := model.CheckersPosition{Own: 0xfff, Opp: 0xfff00000, OwnToMove: true}
+		if a, b := tr.tl.EvalCheckers(p), e.(model.CheckersEvaluator).EvalCheckers(p); a != b {
+			t.Errorf("loaded evaluation %v, trained %v", b, a)
+		}
+		if _, err := back.BoardSize(); err == nil {
+			t.Error("BoardSize of a checkers file")
+		}
+	}
+}

@@ -1,0 +1,18 @@
+// Package train runs the training of Arena's learned-weight players, as `arena train`
+// drives it: TD(lambda) and TDLeaf(lambda) with the LB, LL and L3 strategies and the
+// EVO baseline (seed 002), and the strategy network rule (seed 003, Othello only).
+//
+// One loop serves every game: opponents in turn (L3 replays one that won), the
+// learning curve, test phases, checkpoints that resume exactly. What depends on the
+// game sits behind Domain: the game, the features of the tanh-linear evaluation, and a
+// Searcher that plays by fixed-depth search and gives the learner's predictions (the
+// value and gradient at a position, or at the leaf of the last search's principal
+// variation). DomainOf has Othello (every size), checkers and give-away checkers.
+//
+// Opponents are registered agents, SelfPlay (the learner's own weights) or members of a
+// random-weights pool (RandomWeights): tanh-linear players of the learner's features and
+// depth with weights uniform in (-10, 10), seed 002's random opponents. Training and test
+// pools are drawn from different random streams of the run's seed, so a test opponent is
+// never one met in training, and every method trained with one seed meets the same
+// opponents.
+package train

@@ -1,5 +1,6 @@
-// Command arena runs Othello (and later other) tournaments between engines over NATS,
-// judges every move, and records the games and ratings in SQLite.
+// Command arena runs Othello, checkers, give-away checkers and prisoner's dilemma
+// tournaments between engines over NATS, judges every move, and records the games and
+// ratings in SQLite.
 //
 // Usage:
 //
@@ -21,7 +22,7 @@
 //	arena experience run --base gina.db --opponents mm5=minimax:depth=5 --games 400
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
-//	arena perft --game othello --depth N [--count leaves|exact]
+//	arena perft --game othello|checkers|giveaway --depth N [--count leaves|exact]
 //
 // Run "arena help" or "arena COMMAND -h" for the flags of each command.
 package main

@@ -1,7 +1,6 @@
 package lookahead
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/arenaref/arena/game"
@@ -12,7 +11,7 @@ import (
 // MaxCheckersMoves is the room kept for the legal moves of one checkers position at
 // each ply; a position with more (none is known in play) still searches correctly but
 // allocates.
-const MaxCheckersMoves = 64
+const MaxCheckersMoves = maxMoves
 
 // CheckersResult is the outcome of a checkers search.
 type CheckersResult struct {
@@ -30,15 +29,18 @@ type CheckersResult struct {
 // point of view with a checkers evaluation, a finished game scored by CheckersTerminal,
 // ties at the root broken at random. It is not safe for concurrent use.
 type CheckersSearcher struct {
-	Eval  model.CheckersEvaluator
-	nodes int
-	moves [MaxDepth + 1][MaxCheckersMoves]game.Move
-	pv    [MaxDepth + 1]checkersLine
+	Eval model.CheckersEvaluator
+	x    search[checkers.State, *checkers.State, checkersScore]
 }
 
-type checkersLine struct {
-	leaf  checkers.State
-	first game.Move
+// checkersScore scores checkers positions for the search.
+type checkersScore struct{ e model.CheckersEvaluator }
+
+func (c checkersScore) leaf(s *checkers.State, root game.Seat, over bool) float64 {
+	if over {
+		return forMover(CheckersTerminal(s, root), s.Side(), root)
+	}
+	return forMover(c.e.EvalCheckers(model.FromCheckers(s, root)), s.Side(), root)
 }
 
 // CheckersTerminal returns the value of a finished checkers game for seat: WinValue,
@@ -62,73 +64,7 @@ func CheckersTerminal(s *checkers.State, seat game.Seat) float64 {
 // side to move, ties at the root broken with rng (nil: the first). s must not be
 // finished.
 func (x *CheckersSearcher) Search(s *checkers.State, depth int, rng *rand.Rand) CheckersResult {
-	depth = max(1, min(depth, MaxDepth))
-	x.nodes = 1
-	seat := s.ToMove()
-	legal := s.LegalMoves(seat, x.moves[depth][:0])
-	best := math.Inf(-1)
-	res := CheckersResult{Reply: -1}
-	ties := 0
-	for _, m := range legal {
-		c := *s
-		_ = c.Play(m)
-		alpha := math.Inf(-1)
-		if ties > 0 {
-			alpha = best - 1e-9
-		}
-		v := -x.negamax(&c, depth-1, math.Inf(-1), -alpha, seat)
-		switch {
-		case ties == 0 || v > best+1e-9:
-			best, ties = v, 1
-		case v >= best-1e-9:
-			ties++
-			if rng == nil || rng.IntN(ties) != 0 {
-				continue
-			}
-		default:
-			continue
-		}
-		line := &x.pv[depth-1]
-		res.Move, res.Value = m, v
-		res.Leaf, res.Reply = line.leaf, line.first
-	}
-	res.Nodes = x.nodes
-	return res
-}
-
-func (x *CheckersSearcher) negamax(s *checkers.State, depth int, alpha, beta float64, root game.Seat) float64 {
-	x.nodes++
-	line := &x.pv[depth]
-	seat := s.ToMove()
-	if seat == game.Terminal || depth == 0 {
-		line.leaf, line.first = *s, -1
-		var v float64
-		if seat == game.Terminal {
-			v = CheckersTerminal(s, root)
-		} else {
-			v = x.Eval.EvalCheckers(model.FromCheckers(s, root))
-		}
-		if s.Side() != root {
-			v = -v
-		}
-		return v
-	}
-	best := math.Inf(-1)
-	var c checkers.State
-	for _, m := range s.LegalMoves(seat, x.moves[depth][:0]) {
-		c = *s
-		_ = c.Play(m)
-		v := -x.negamax(&c, depth-1, -beta, -alpha, root)
-		if v > best {
-			best = v
-			if v > alpha {
-				alpha = v
-				line.leaf, line.first = x.pv[depth-1].leaf, m
-			}
-			if alpha >= beta {
-				break
-			}
-		}
-	}
-	return best
+	x.x.score.e = x.Eval
+	r := x.x.run(s, depth, rng)
+	return CheckersResult{Move: r.move, Value: r.value, Leaf: r.leaf, Reply: r.reply, Nodes: r.nodes}
 }

@@ -2,6 +2,7 @@ package lookahead_test
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -39,7 +40,7 @@ func checkersPositions(n int, rng *rand.Rand) []*checkers.State {
 
 // minimaxCheckers is the plain minimax the search must agree with: the root side's
 // score, maximised on its turns and minimised on the other's.
-func minimaxCheckers(e *model.TanhLinear, s *checkers.State, depth int, root game.Seat) float64 {
+func minimaxCheckers(e model.CheckersEvaluator, s *checkers.State, depth int, root game.Seat) float64 {
 	if s.IsTerminal() {
 		return lookahead.CheckersTerminal(s, root)
 	}
@@ -164,4 +165,111 @@ func BenchmarkCheckersSearch(b *testing.B) {
 		nodes += x.Search(ps[i%len(ps)], 4, rng).Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// material scores a checkers position by the piece count alone, so that many moves tie
+// at every depth.
+type material struct{}
+
+func (material) EvalCheckers(p model.CheckersPosition) float64 {
+	return float64(bits.OnesCount32(p.Own) - bits.OnesCount32(p.Opp))
+}
+
+// lineEnds adds to ends the positions where a search of depth plies from s stops: at
+// the depth limit or at the end of the game.
+func lineEnds(s *checkers.State, depth int, ends map[checkers.State]bool) {
+	if depth == 0 || s.IsTerminal() {
+		ends[*s] = true
+		return
+	}
+	for _, m := range s.LegalMoves(s.ToMove(), nil) {
+		c := *s
+		if err := c.Play(m); err != nil {
+			panic(err)
+		}
+		lineEnds(&c, depth-1, ends)
+	}
+}
+
+// TestCheckersPrincipalLeaf checks the leaf TDLeaf learns on: it has the root's value,
+// it is where a search stops on a line beginning with the move and reply returned, and
+// the reply is a best answer to the move. The positions are chosen to stress the
+// variation's bookkeeping: every move tied (material evaluation), the game ending inside
+// the search, and give-away positions full of forced captures searched to depth 4.
+func TestCheckersPrincipalLeaf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	learned := checkersModel(rng)
+	var captures, endings []*checkers.State
+	for _, s := range checkersPositions(3000, rng) {
+		if s.Variant() == checkers.Giveaway && s.MustCapture() && len(captures) < 60 {
+			captures = append(captures, s)
+		}
+		if b, w, _ := s.Pieces(); bits.OnesCount32(b|w) <= 5 && len(endings) < 60 {
+			endings = append(endings, s)
+		}
+	}
+	if len(captures) < 60 || len(endings) < 60 {
+		t.Fatalf("%d capture positions, %d endings", len(captures), len(endings))
+	}
+	for _, tc := range []struct {
+		name      string
+		e         model.CheckersEvaluator
+		positions []*checkers.State
+		depth     int
+	}{
+		{"ties/depth2", material{}, checkersPositions(60, rng), 2},
+		{"ties/depth4", material{}, checkersPositions(60, rng), 4},
+		{"ties/captures/depth4", material{}, captures, 4},
+		{"learned/captures/depth4", learned, captures, 4},
+		{"learned/endings/depth4", learned, endings, 4},
+		{"ties/endings/depth4", material{}, endings, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := &lookahead.CheckersSearcher{Eval: tc.e}
+			terminal := 0
+			for _, s := range tc.positions {
+				root := s.ToMove()
+				value := func(p *checkers.State, depth int) float64 {
+					return minimaxCheckers(tc.e, p, depth, root)
+				}
+				res := x.Search(s, tc.depth, rng)
+				if want := value(s, tc.depth); math.Abs(res.Value-want) > 1e-9 {
+					t.Fatalf("%s\nsearch %v, minimax %v", s, res.Value, want)
+				}
+				leaf := res.Leaf
+				if lv := value(&leaf, 0); math.Abs(lv-res.Value) > 1e-9 {
+					t.Fatalf("%s\nleaf %s is worth %v, the root %v", s, &leaf, lv, res.Value)
+				}
+				if leaf.IsTerminal() {
+					terminal++
+				}
+				after := *s
+				if err := after.Play(res.Move); err != nil {
+					t.Fatal(err)
+				}
+				if v := value(&after, tc.depth-1); math.Abs(v-res.Value) > 1e-9 {
+					t.Fatalf("%s\nmove %s is worth %v, the root %v", s, s.MoveString(res.Move), v, res.Value)
+				}
+				start, rest := &after, tc.depth-1
+				if res.Reply >= 0 {
+					reply := after
+					if err := reply.Play(res.Reply); err != nil {
+						t.Fatalf("%s\nreply %s: %v", &after, after.MoveString(res.Reply), err)
+					}
+					if v := value(&reply, tc.depth-2); math.Abs(v-res.Value) > 1e-9 {
+						t.Fatalf("%s\nreply %s is worth %v, the root %v", &after, after.MoveString(res.Reply), v, res.Value)
+					}
+					start, rest = &reply, tc.depth-2
+				} else if tc.depth > 1 && !after.IsTerminal() {
+					t.Fatalf("%s\nno reply after %s", s, s.MoveString(res.Move))
+				}
+				ends := map[checkers.State]bool{}
+				lineEnds(start, rest, ends)
+				if !ends[leaf] {
+					t.Fatalf("%s\nleaf %s does not end a line from %s %s", s, &leaf, s.MoveString(res.Move), after.MoveString(res.Reply))
+				}
+			}
+			t.Logf("%d of %d leaves finished games", terminal, len(tc.positions))
+		})
+	}
 }

@@ -21,7 +21,6 @@
 package lookahead
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/arenaref/arena/game"
@@ -50,16 +49,18 @@ type Result struct {
 // Searcher searches with one evaluation. It is not safe for concurrent use (it keeps
 // buffers); make one per goroutine.
 type Searcher struct {
-	Eval  model.Evaluator
-	nodes int
-	moves [MaxDepth + 1][64]game.Move
-	pv    [MaxDepth + 1]pvLine
+	Eval model.Evaluator
+	x    search[othello.State, *othello.State, othelloScore]
 }
 
-// pvLine is the principal variation found below a node: its leaf and its first move.
-type pvLine struct {
-	leaf  othello.State
-	first game.Move
+// othelloScore scores Othello positions for the search.
+type othelloScore struct{ e model.Evaluator }
+
+func (o othelloScore) leaf(s *othello.State, root game.Seat, over bool) float64 {
+	if over {
+		return forMover(Terminal(s, root), s.Side(), root)
+	}
+	return forMover(o.e.Eval(model.FromState(s, root)), s.Side(), root)
 }
 
 // Terminal returns the value of a finished game for seat: WinValue, -WinValue or 0.
@@ -81,77 +82,7 @@ func Terminal(s *othello.State, seat game.Seat) float64 {
 // the best move for the side to move, ties at the root broken with rng (nil: the first).
 // s must not be finished.
 func (x *Searcher) Search(s *othello.State, depth int, rng *rand.Rand) Result {
-	depth = max(1, min(depth, MaxDepth))
-	x.nodes = 1
-	seat := s.ToMove()
-	legal := s.LegalMoves(seat, x.moves[depth][:0])
-	best := math.Inf(-1)
-	res := Result{Reply: -1}
-	ties := 0
-	for _, m := range legal {
-		c := *s
-		_ = c.Play(m)
-		// A window just under the best so far keeps equal moves exact, so ties are seen.
-		alpha := math.Inf(-1)
-		if ties > 0 {
-			alpha = best - 1e-9
-		}
-		v := -x.negamax(&c, depth-1, math.Inf(-1), -alpha, seat)
-		switch {
-		case ties == 0 || v > best+1e-9:
-			best, ties = v, 1
-		case v >= best-1e-9:
-			ties++
-			if rng == nil || rng.IntN(ties) != 0 {
-				continue
-			}
-		default:
-			continue
-		}
-		line := &x.pv[depth-1]
-		res.Move, res.Value = m, v
-		res.Leaf, res.Reply = model.FromState(&line.leaf, seat), line.first
-	}
-	res.Nodes = x.nodes
-	return res
-}
-
-// negamax returns the value of s for its side to move (the root's score, negated when
-// the root's opponent is to move) and leaves the principal variation below s in
-// x.pv[depth] when the value lies inside (alpha, beta).
-func (x *Searcher) negamax(s *othello.State, depth int, alpha, beta float64, root game.Seat) float64 {
-	x.nodes++
-	line := &x.pv[depth]
-	seat := s.ToMove()
-	if seat == game.Terminal || depth == 0 {
-		line.leaf, line.first = *s, -1
-		var v float64
-		if seat == game.Terminal {
-			v = Terminal(s, root)
-		} else {
-			v = x.Eval.Eval(model.FromState(s, root))
-		}
-		if s.Side() != root {
-			v = -v
-		}
-		return v
-	}
-	best := math.Inf(-1)
-	var c othello.State // outside the loop, or escape analysis moves it to the heap
-	for _, m := range s.LegalMoves(seat, x.moves[depth][:0]) {
-		c = *s
-		_ = c.Play(m)
-		v := -x.negamax(&c, depth-1, -beta, -alpha, root)
-		if v > best {
-			best = v
-			if v > alpha {
-				alpha = v
-				line.leaf, line.first = x.pv[depth-1].leaf, m
-			}
-			if alpha >= beta {
-				break
-			}
-		}
-	}
-	return best
+	x.x.score.e = x.Eval
+	r := x.x.run(s, depth, rng)
+	return Result{Move: r.move, Value: r.value, Leaf: model.FromState(&r.leaf, s.ToMove()), Reply: r.reply, Nodes: r.nodes}
 }

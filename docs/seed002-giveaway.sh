@@ -8,12 +8,14 @@
 #
 # Run from the repository root: sh docs/seed002-giveaway.sh
 # Settings (environment): GAMES (4000), EVERY (1000), SEEDS ("1 2"), JOBS (2: runs in
-# parallel), OUT (seed002-out: the arena binary, weights, curves and logs go there).
+# parallel), LAMBDA (0.95), OUT (seed002-out: the arena binary, weights, curves and logs
+# go there).
 set -eu
 GAMES=${GAMES:-4000}
 EVERY=${EVERY:-1000}
 SEEDS=${SEEDS:-"1 2"}
 JOBS=${JOBS:-2}
+LAMBDA=${LAMBDA:-0.95}
 OUT=${OUT:-seed002-out}
 mkdir -p "$OUT"
 go build -o "$OUT/arena" ./cmd/arena
@@ -23,13 +25,13 @@ for seed in $SEEDS; do
 		echo "${ms%%:*} ${ms##*:} $seed"
 	done
 done | xargs -P "$JOBS" -L 1 sh -c '
-	out=$0 games=$1 every=$2 method=$3 strategy=$4 seed=$5
+	out=$0 games=$1 every=$2 lambda=$3 method=$4 strategy=$5 seed=$6
 	run=$out/$method-$strategy-$seed
 	"$out/arena" train --game giveaway --method "$method" --strategy "$strategy" --depth 4 \
 		--opponents random-weights:25 --test random-weights:100 --test-games 1 --test-first \
-		--games "$games" --every "$every" --seed "$seed" --checkpoint-every 100000 \
+		--games "$games" --every "$every" --lambda "$lambda" --seed "$seed" --checkpoint-every 100000 \
 		--out "$run.json" > "$run.log" 2>&1 || { cat "$run.log" >&2; exit 255; }
-' "$OUT" "$GAMES" "$EVERY"
+' "$OUT" "$GAMES" "$EVERY" "$LAMBDA"
 echo "wall time: $(( $(date +%s) - start )) s" >&2
 
 # The summary: mean over the seeds of the test score (against the 100 unseen opponents)

@@ -60,6 +60,25 @@ func stepDR(x uint32) uint32 { return (x&rowsEven&^fileH)<<5 | (x&rowsOdd)<<4 }
 func stepUL(x uint32) uint32 { return (x&rowsEven)>>4 | (x&rowsOdd&^fileA)>>5 }
 func stepUR(x uint32) uint32 { return (x&rowsEven&^fileH)>>3 | (x&rowsOdd)>>4 }
 
+// Diagonal directions for Step, with the values moves encode them by: down is toward
+// squares 29-32 (Black's forward direction), left toward file a.
+const (
+	DownLeft  = downLeft
+	DownRight = downRight
+	UpLeft    = upLeft
+	UpRight   = upRight
+)
+
+// Step moves every square of the bitboard x (bit i-1 standing for square i) one square
+// diagonally in direction d (DownLeft, DownRight, UpLeft or UpRight); squares that would
+// leave the board drop out. Evaluations and learning features count moves, threats and
+// structures with it instead of generating move lists.
+func Step(d int, x uint32) uint32 { return step(d, x) }
+
+// Opposite returns the direction opposite d: Step(Opposite(d), Step(d, x)) is the part of
+// x that Step(d, x) kept.
+func Opposite(d int) int { return opposite(d) }
+
 // back is step in the opposite direction: back(d, step(d, x)) is the part of x that
 // step(d, x) kept.
 func back(d int, x uint32) uint32 { return step(opposite(d), x) }

@@ -277,21 +277,6 @@ func (p *CheckersPosition) static(s *checkers.State) int32 {
 	return v
 }
 
-// The board's geometry for counting moves, as in the checkers package's own documentation:
-// rows 0, 2, 4, 6 (squares 1-4, 9-12, ...) hold files b, d, f, h, rows 1, 3, 5, 7 files
-// a, c, e, g; one row down is 4 or 5 squares on from an even row, 3 or 4 from an odd one.
-const (
-	rowsEven uint32 = 0x0f0f0f0f
-	rowsOdd  uint32 = 0xf0f0f0f0
-	fileA    uint32 = 0x10101010 // 5, 13, 21, 29
-	fileH    uint32 = 0x08080808 // 4, 12, 20, 28
-)
-
-func downLeft(x uint32) uint32  { return (x&rowsEven)<<4 | (x&rowsOdd&^fileA)<<3 }
-func downRight(x uint32) uint32 { return (x&rowsEven&^fileH)<<5 | (x&rowsOdd)<<4 }
-func upLeft(x uint32) uint32    { return (x&rowsEven)>>4 | (x&rowsOdd&^fileA)>>5 }
-func upRight(x uint32) uint32   { return (x&rowsEven&^fileH)>>3 | (x&rowsOdd)>>4 }
-
 // checkersMobility counts the moves of the side with pieces own (black's when black is true)
 // against opp: its captures if it has any, each by its first jump, else its simple moves.
 // It works on the bitboards alone, since the move lists are not needed, only their size.
@@ -301,16 +286,16 @@ func checkersMobility(own, opp, kings uint32, black bool) int32 {
 	if !black {
 		fwd, bwd = bwd, fwd
 	}
-	jumps := bits.OnesCount32(downLeft(downLeft(fwd)&opp)&empty) + bits.OnesCount32(downRight(downRight(fwd)&opp)&empty)
+	jumps := bits.OnesCount32(checkers.Step(checkers.DownLeft, checkers.Step(checkers.DownLeft, fwd)&opp)&empty) + bits.OnesCount32(checkers.Step(checkers.DownRight, checkers.Step(checkers.DownRight, fwd)&opp)&empty)
 	if bwd != 0 {
-		jumps += bits.OnesCount32(upLeft(upLeft(bwd)&opp)&empty) + bits.OnesCount32(upRight(upRight(bwd)&opp)&empty)
+		jumps += bits.OnesCount32(checkers.Step(checkers.UpLeft, checkers.Step(checkers.UpLeft, bwd)&opp)&empty) + bits.OnesCount32(checkers.Step(checkers.UpRight, checkers.Step(checkers.UpRight, bwd)&opp)&empty)
 	}
 	if jumps > 0 {
 		return int32(jumps)
 	}
-	steps := bits.OnesCount32(downLeft(fwd)&empty) + bits.OnesCount32(downRight(fwd)&empty)
+	steps := bits.OnesCount32(checkers.Step(checkers.DownLeft, fwd)&empty) + bits.OnesCount32(checkers.Step(checkers.DownRight, fwd)&empty)
 	if bwd != 0 {
-		steps += bits.OnesCount32(upLeft(bwd)&empty) + bits.OnesCount32(upRight(bwd)&empty)
+		steps += bits.OnesCount32(checkers.Step(checkers.UpLeft, bwd)&empty) + bits.OnesCount32(checkers.Step(checkers.UpRight, bwd)&empty)
 	}
 	return int32(steps)
 }

@@ -1,6 +1,10 @@
 package features
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/arenaref/arena/games/checkers"
+)
 
 // CheckersCount is the number of checkers features.
 const CheckersCount = 22
@@ -69,8 +73,6 @@ var CheckersNames = [CheckersCount]string{
 const (
 	ckEvenRows uint32 = 0x0F0F0F0F // rows of squares 1-4, 9-12, ...: own's system
 	ckOddRows  uint32 = 0xF0F0F0F0 // rows of squares 5-8, 13-16, ...: opp's system
-	ckLeft     uint32 = 0x11111111 // the first square of each row (1, 5, 9, ...)
-	ckRight    uint32 = 0x88888888 // the last (4, 8, 12, ...)
 	ckRow1     uint32 = 0x0000000F // own's back row, squares 1-4
 	ckRow8     uint32 = 0xF0000000 // opp's back row, squares 29-32
 	// ckCentre are squares 10, 11, 14, 15, 18, 19, 22 and 23.
@@ -84,53 +86,6 @@ const (
 	ckDoubleDiagonal uint32 = 1<<0 | 1<<5 | 1<<9 | 1<<14 | 1<<18 | 1<<23 | 1<<27 |
 		1<<4 | 1<<8 | 1<<13 | 1<<17 | 1<<22 | 1<<26 | 1<<31
 )
-
-// The four diagonal steps of every square of b at once; squares without that
-// neighbour drop out. Down is towards squares 29-32 (own's forward), up towards 1-4;
-// left is towards the file of square 5 (the left end of its row), right towards the
-// file of square 4 (the right end of its).
-//
-// On rows of squares 1-4, 9-12, ... (even rows) square i's neighbours below are i+4
-// (left) and i+5 (right); on the others i+3 and i+4. Above: even rows i-4 and i-3,
-// odd rows i-5 and i-4.
-func ckDownLeft(b uint32) uint32 {
-	return (b&ckEvenRows&^ckRow8)<<4 | (b&ckOddRows&^ckLeft&^ckRow8)<<3
-}
-
-func ckDownRight(b uint32) uint32 {
-	return (b&ckEvenRows&^ckRight)<<5 | (b&ckOddRows&^ckRow8)<<4
-}
-
-func ckUpLeft(b uint32) uint32 {
-	return (b&ckEvenRows&^ckRow1)>>4 | (b&ckOddRows&^ckLeft)>>5
-}
-
-func ckUpRight(b uint32) uint32 {
-	return (b&ckEvenRows&^ckRight&^ckRow1)>>3 | (b&ckOddRows)>>4
-}
-
-// ckStep steps b in direction d (dDL, dDR, dUL or dUR); the reverse of d is 3-d.
-func ckStep(d int, b uint32) uint32 {
-	switch d {
-	case dDL:
-		return ckDownLeft(b)
-	case dDR:
-		return ckDownRight(b)
-	case dUL:
-		return ckUpLeft(b)
-	}
-	return ckUpRight(b)
-}
-
-// Direction indexes: down-left and up-right are reverses, as are down-right and up-left.
-const (
-	dDL = iota
-	dDR
-	dUL
-	dUR
-)
-
-func ckReverse(d int) int { return 3 - d }
 
 // ckSide is one side's pieces as the features need them.
 type ckSide struct {
@@ -147,9 +102,9 @@ type ckSide struct {
 
 func newCkSide(all, kings uint32, down bool, enemy, empty uint32) ckSide {
 	s := ckSide{all: all, men: all &^ kings, kings: all & kings}
-	fwd := [2]int{dUL, dUR}
+	fwd := [2]int{checkers.UpLeft, checkers.UpRight}
 	if down {
-		fwd = [2]int{dDL, dDR}
+		fwd = [2]int{checkers.DownLeft, checkers.DownRight}
 	}
 	for d := range 4 {
 		s.dir[d] = s.kings
@@ -157,11 +112,11 @@ func newCkSide(all, kings uint32, down bool, enemy, empty uint32) ckSide {
 	s.dir[fwd[0]] |= s.men
 	s.dir[fwd[1]] |= s.men
 	for d := range 4 {
-		next := ckStep(d, s.dir[d])
+		next := checkers.Step(d, s.dir[d])
 		s.simple[d] = next & empty
-		land := ckStep(d, next&enemy) & empty
+		land := checkers.Step(d, next&enemy) & empty
 		s.jumps += bits.OnesCount32(land)
-		s.victims |= ckStep(ckReverse(d), land)
+		s.victims |= checkers.Step(checkers.Opposite(d), land)
 	}
 	return s
 }
@@ -184,13 +139,13 @@ func (s *ckSide) denied(enemy *ckSide, empty uint32) int {
 	var attacked [4]uint32
 	var landing uint32
 	for e := range 4 {
-		attacked[e] = ckStep(e, enemy.dir[e])
-		landing |= attacked[e] & ckStep(ckReverse(e), empty)
+		attacked[e] = checkers.Step(e, enemy.dir[e])
+		landing |= attacked[e] & checkers.Step(checkers.Opposite(e), empty)
 	}
 	n := 0
 	for d, targets := range s.simple {
 		// Capturing back along the move lands on the square the piece just left.
-		n += bits.OnesCount32(targets & (landing | attacked[ckReverse(d)]))
+		n += bits.OnesCount32(targets & (landing | attacked[checkers.Opposite(d)]))
 	}
 	return n
 }
@@ -198,7 +153,7 @@ func (s *ckSide) denied(enemy *ckSide, empty uint32) int {
 // neighbourSets returns, for b, the squares whose down-left, down-right, up-left and
 // up-right neighbour is in b.
 func neighbourSets(b uint32) [4]uint32 {
-	return [4]uint32{ckUpRight(b), ckUpLeft(b), ckDownRight(b), ckDownLeft(b)}
+	return [4]uint32{checkers.Step(checkers.UpRight, b), checkers.Step(checkers.UpLeft, b), checkers.Step(checkers.DownRight, b), checkers.Step(checkers.DownLeft, b)}
 }
 
 // atLeast3 returns the squares set in at least three of the four sets.
@@ -219,10 +174,10 @@ func structure(p, empty uint32) ckStructure {
 	var s ckStructure
 	// The two diagonals through a square: down-left with up-right, down-right with
 	// up-left.
-	s.exposure = bits.OnesCount32(p & (en[dDL]&en[dUR] | en[dDR]&en[dUL]))
-	s.dyke = bits.OnesCount32(p&pn[dDL]&pn[dUR]) + bits.OnesCount32(p&pn[dDR]&pn[dUL])
+	s.exposure = bits.OnesCount32(p & (en[checkers.DownLeft]&en[checkers.UpRight] | en[checkers.DownRight]&en[checkers.UpLeft]))
+	s.dyke = bits.OnesCount32(p&pn[checkers.DownLeft]&pn[checkers.UpRight]) + bits.OnesCount32(p&pn[checkers.DownRight]&pn[checkers.UpLeft])
 	var gap uint32
-	for _, pair := range [2][2]int{{dDL, dUR}, {dDR, dUL}} {
+	for _, pair := range [2][2]int{{checkers.DownLeft, checkers.UpRight}, {checkers.DownRight, checkers.UpLeft}} {
 		a, b := pair[0], pair[1]
 		gap |= pn[a]&(pn[b]|^full[b]) | pn[b]&^full[a]
 	}

@@ -71,11 +71,10 @@ func (b *busFlags) check(explicit map[string]bool) error {
 		return usagef("--nats and --listen do not go together: connect to a server, or start one")
 	}
 	if b.listen != "" {
-		host, port, err := net.SplitHostPort(b.listen)
+		_, port, err := net.SplitHostPort(b.listen)
 		if p, perr := strconv.Atoi(port); err != nil || perr != nil || p < 0 || p > 65535 {
 			return usagef("--listen %q: want HOST:PORT, such as 0.0.0.0:4222", b.listen)
 		}
-		_ = host
 	}
 	if b.auth && !b.embedded() {
 		return usagef("--auth secures an embedded server (--listen); a server you run yourself is secured with its own configuration (arena credentials export), and this command connects to it with --credentials")
@@ -267,20 +266,6 @@ func credentialOptions(path string) ([]nats.Option, *auth.File, error) {
 		return nil, nil, usageError{"--credentials " + path + ": " + err.Error()}
 	}
 	return opts, &f, nil
-}
-
-// connectClient connects a player or client process to url with the credentials file at
-// path (none when empty), explaining refused credentials.
-func connectClient(url, name, path string, log zerolog.Logger) (*nats.Conn, *auth.File, error) {
-	opts, f, err := credentialOptions(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	nc, err := players.Connect(url, name, log, opts...)
-	if err != nil {
-		return nil, nil, auth.ExplainConnect(url, err, f)
-	}
-	return nc, f, nil
 }
 
 // explicitFlags lists the flags given on the command line.

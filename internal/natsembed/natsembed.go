@@ -111,9 +111,6 @@ func (s *Server) SetAuth(a *Auth) error {
 	return nil
 }
 
-// NumClients is the number of clients connected now.
-func (s *Server) NumClients() int { return s.srv.NumClients() }
-
 // URL is the nats:// URL clients connect to.
 func (s *Server) URL() string { return s.srv.ClientURL() }
 

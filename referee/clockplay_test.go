@@ -289,3 +289,63 @@ func TestPlayInvalidTimeControl(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestClockKind checks what a turn request says about the kind of clock: per_move
+// only under a per-move limit (a game clock's time is kept for later moves, and a player
+// that took it for one move's would spend its whole clock at once), and moves_to_go only
+// on a clock that gives its base again every so many moves.
+func TestRequestClockKind(t *testing.T) {
+	cases := []struct {
+		name      string
+		tc        TimeControl
+		perMove   bool
+		movesToGo [2][]int // per seat, before each of its moves
+	}{
+		{"per move", TimeControl{PerMove: time.Second}, true, [2][]int{{0, 0, 0}, {0, 0}}},
+		{"increment", TimeControl{Base: time.Second, Increment: ms(100)}, false, [2][]int{{0, 0, 0}, {0, 0}}},
+		{"no increment", TimeControl{Base: time.Second}, false, [2][]int{{0, 0, 0}, {0, 0}}},
+		{"periods of 2", TimeControl{Base: time.Second, MovesPerPeriod: 2}, false, [2][]int{{2, 1, 2}, {2, 1}}},
+		{"periods of 40", TimeControl{Base: time.Second, MovesPerPeriod: 40, Increment: ms(10)}, false, [2][]int{{40, 39, 38}, {40, 39}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			var mu sync.Mutex
+			var sent [2][]protocol.Clock
+			note := func(seat int) answer {
+				return func(req protocol.TurnRequest) []byte {
+					mu.Lock()
+					sent[seat] = append(sent[seat], req.Clock)
+					mu.Unlock()
+					e.clock.Advance(ms(10))
+					return lastLegal(req)
+				}
+			}
+			e.player("alice", note(0))
+			e.player("bob", note(1))
+			m := countMatch(t, "g1", "alice", "bob")
+			m.TC = tc.tc
+			res, err := e.ref.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != protocol.ReasonNormal {
+				t.Fatalf("result %+v", res)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for seat := range 2 {
+				var togo []int
+				for _, c := range sent[seat] {
+					if c.PerMove != tc.perMove {
+						t.Errorf("seat %d was sent per_move %v, want %v (%+v)", seat, c.PerMove, tc.perMove, c)
+					}
+					togo = append(togo, c.MovesToGo)
+				}
+				if !reflect.DeepEqual(togo, tc.movesToGo[seat]) {
+					t.Errorf("seat %d was sent moves_to_go %v, want %v", seat, togo, tc.movesToGo[seat])
+				}
+			}
+		})
+	}
+}

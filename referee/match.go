@@ -663,10 +663,15 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 		Seat: int(seat), SeatName: g.seats[seat],
 		Ply: g.st.Ply(), Position: g.st.String(),
 		Legal: texts, Moves: g.hist,
-		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms, PerMove: true},
+		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms},
 	}
-	if g.clock != nil {
+	if g.clock == nil {
+		req.Clock.PerMove = true
+	} else {
 		req.Clock.IncrementMS = g.m.TC.Increment.Milliseconds()
+		if n := g.m.TC.MovesPerPeriod; n > 0 {
+			req.Clock.MovesToGo = n - g.movesBy[seat]%n
+		}
 	}
 	if o, ok := g.st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))

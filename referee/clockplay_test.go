@@ -72,7 +72,7 @@ func TestPlayGameClock(t *testing.T) {
 			},
 			after:        [2][]time.Duration{{ms(20)}, {ms(519)}},
 			reason:       protocol.ReasonTimeForfeit,
-			detailSuffix: "the 20ms left on its clock+50ms",
+			detailSuffix: "the 20ms left on its clock+50ms; it came 450ms after that",
 		},
 		{
 			name: "flag falls", tc: TimeControl{Base: ms(500)},
@@ -83,7 +83,7 @@ func TestPlayGameClock(t *testing.T) {
 			},
 			after:        [2][]time.Duration{{ms(200)}, {ms(490)}},
 			reason:       protocol.ReasonTimeForfeit,
-			detailSuffix: "the 200ms left on its clock+50ms",
+			detailSuffix: "the 200ms left on its clock+50ms; it came 50ms after that",
 		},
 	}
 	for _, tc := range cases {
@@ -347,5 +347,65 @@ func TestRequestClockKind(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTimeForfeitRecordsLateness plays on the wall clock against players that reply
+// after their deadline, and checks that the time forfeit says how late the reply was, or
+// that none came while the referee listened.
+func TestTimeForfeitRecordsLateness(t *testing.T) {
+	cases := []struct {
+		name     string
+		sleep    time.Duration // the late player's time for its first move
+		watch    time.Duration // Config.LateWatch
+		min, max time.Duration // the range Result.Late must fall in
+		detail   string
+	}{
+		{"late reply", 250 * time.Millisecond, time.Second, 150 * time.Millisecond, 900 * time.Millisecond, "after that"},
+		{"later than the watch", 600 * time.Millisecond, 100 * time.Millisecond, 0, 0, "nor in the 100ms after"},
+		{"not watched", 250 * time.Millisecond, -1, 0, 0, "no reply within 50ms+10ms"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			ref, err := New(Config{Conn: e.refNC, ID: "ref-wall", Margin: 10 * time.Millisecond, LateWatch: tc.watch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.player("alice", func(req protocol.TurnRequest) []byte {
+				time.Sleep(tc.sleep)
+				return lastLegal(req)
+			})
+			e.player("bob", lastLegal)
+			m := countMatch(t, "g1", "alice", "bob")
+			m.TC = TimeControl{PerMove: 50 * time.Millisecond}
+			res, err := ref.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reason != protocol.ReasonTimeForfeit || res.Forfeit != 0 || !strings.Contains(res.Detail, tc.detail) {
+				t.Fatalf("reason %q forfeit %d detail %q; want a time forfeit of seat 0 saying %q", res.Reason, res.Forfeit, res.Detail, tc.detail)
+			}
+			if res.Late < tc.min || res.Late > tc.max {
+				t.Errorf("late %v, want %v to %v (detail %q)", res.Late, tc.min, tc.max, res.Detail)
+			}
+		})
+	}
+}
+
+func TestRoundDuration(t *testing.T) {
+	cases := []struct{ in, want time.Duration }{
+		{102339679 * time.Nanosecond, 102 * time.Millisecond},
+		{1234567 * time.Microsecond, 1230 * time.Millisecond},
+		{time.Microsecond, time.Microsecond},
+		{999, 999},
+		{150001 * time.Microsecond, 150 * time.Millisecond},
+		{-2345 * time.Microsecond, -2350 * time.Microsecond},
+		{0, 0},
+	}
+	for _, tc := range cases {
+		if got := roundDuration(tc.in); got != tc.want {
+			t.Errorf("roundDuration(%v) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }

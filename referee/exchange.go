@@ -109,10 +109,11 @@ type exchange struct {
 	sent         time.Time // just before the request was published
 	at           time.Time // when the reply arrived
 	elapsed      time.Duration
-	stale        int  // replies for another game or ply, ignored
-	noResponders bool // nobody was subscribed when the request was sent
-	timedOut     bool // no reply by the deadline
-	gone         bool // timed out, and nobody is subscribed any more
+	stale        int           // replies for another game or ply, ignored
+	noResponders bool          // nobody was subscribed when the request was sent
+	timedOut     bool          // no reply by the deadline
+	gone         bool          // timed out, and nobody is subscribed any more
+	late         time.Duration // timed out, and the reply came this long after the deadline
 	err          error
 }
 
@@ -194,9 +195,40 @@ func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limi
 			if r.timeoutHook != nil {
 				r.timeoutHook(r.clock.Now().Sub(ex.sent.Add(limit)))
 			}
+			if !gone && err == nil {
+				ex.late = r.watchLate(ctx, replies, gameID, ply, ex.sent.Add(limit))
+			}
 			return ex
 		case <-ctx.Done():
 			return exchange{err: ctx.Err()}
+		}
+	}
+}
+
+// watchLate listens for the reply to a turn whose deadline has passed, for the referee's
+// LateWatch on the wall clock, and returns how long after the deadline it arrived, or 0
+// when none came. The reply is never applied: the turn is lost either way. Knowing how late
+// it was tells a player that thinks a little too long from one that stalled.
+func (r *Referee) watchLate(ctx context.Context, replies <-chan arrival, gameID string, ply int, deadline time.Time) time.Duration {
+	if r.lateWatch <= 0 {
+		return 0
+	}
+	timer := time.NewTimer(r.lateWatch)
+	defer timer.Stop()
+	for {
+		select {
+		case a := <-replies:
+			if isNoResponders(a.msg) {
+				return 0
+			}
+			if _, _, stale := classify(a.msg.Data, gameID, ply); stale {
+				continue
+			}
+			return max(a.at.Sub(deadline), time.Nanosecond)
+		case <-timer.C:
+			return 0
+		case <-ctx.Done():
+			return 0
 		}
 	}
 }

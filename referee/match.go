@@ -25,6 +25,10 @@ import (
 // and its reply may spend on the wire on top of the player's own time.
 const DefaultMargin = 50 * time.Millisecond
 
+// DefaultLateWatch is how long the referee listens for a reply after its deadline when
+// Config.LateWatch is zero.
+const DefaultLateWatch = time.Second
+
 // DefaultID is the referee id used when Config.ID is empty.
 const DefaultID = "referee"
 
@@ -56,6 +60,12 @@ type Config struct {
 	Log zerolog.Logger
 	// ID names the referee in Welcome and RollCall messages; empty means DefaultID.
 	ID string
+	// LateWatch is how long, on the wall clock, the referee keeps listening after a turn's
+	// deadline has passed without a reply, to learn how late the reply comes: a time
+	// forfeit then says by how much the player missed (Result.Late), which tells a slow
+	// player from a stalled or overloaded one. The game's result is recorded only after
+	// it. Zero means DefaultLateWatch; a negative value does not listen at all.
+	LateWatch time.Duration
 
 	// The lobby's limits keep one misbehaving client, or many, from costing the referee
 	// more than a little work per hello; see StartLobby. Each hello they turn away is
@@ -94,6 +104,8 @@ type Referee struct {
 	helloRate  rate.Limit // Config.HelloRate, default applied
 	helloBurst int        // Config.HelloBurst, default applied
 
+	lateWatch time.Duration // Config.LateWatch, default applied; 0 means none
+
 	// timeoutHook, when set (by benchmarks), learns how long after a turn's deadline the
 	// referee decided that no reply had come.
 	timeoutHook func(late time.Duration)
@@ -127,6 +139,12 @@ func New(cfg Config) (*Referee, error) {
 	r.lobbyNC = cmp.Or(cfg.LobbyConn, cfg.Conn)
 	if r.margin == 0 {
 		r.margin = DefaultMargin
+	}
+	switch {
+	case cfg.LateWatch == 0:
+		r.lateWatch = DefaultLateWatch
+	case cfg.LateWatch > 0:
+		r.lateWatch = cfg.LateWatch
 	}
 	if r.id == "" {
 		r.id = DefaultID
@@ -211,6 +229,10 @@ type Result struct {
 	Result string
 	Reason string // a protocol.Reason code
 	Detail string // for a forfeit, what happened, in plain words
+	// Late, for a time forfeit, is how long after the deadline (the time for the move
+	// plus the margin) the forfeiting seat's reply arrived; zero when none came while the
+	// referee listened for it (Config.LateWatch).
+	Late time.Duration
 	// Forfeit is the seat that forfeited or resigned, or -1.
 	Forfeit int
 	// StartPosition is the game's initial position, before any opening move.
@@ -420,7 +442,8 @@ type outcome struct {
 	move    game.Move
 	text    string
 	elapsed time.Duration
-	at      time.Time // the reply's arrival
+	at      time.Time     // the reply's arrival
+	late    time.Duration // for a time forfeit, how late the reply came; 0 if unknown
 	info    *protocol.SearchInfo
 	reason  string
 	detail  string
@@ -718,10 +741,16 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 		return fault(protocol.ReasonNoResponders, "nobody listens on %s", protocol.TurnSubject(who))
 	case ex.timedOut && ex.gone:
 		return fault(protocol.ReasonDisconnected, "no reply within %s, and nobody listens on %s any more: it went away while thinking", g.timeText(seat), protocol.TurnSubject(who))
+	case ex.timedOut && ex.late > 0:
+		out.late = ex.late
+		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s; it came %v after that", g.timeText(seat), stale, roundDuration(ex.late))
+	case ex.timedOut && g.r.lateWatch > 0:
+		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s, nor in the %v after", g.timeText(seat), stale, g.r.lateWatch)
 	case ex.timedOut:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
 	case ex.elapsed > g.limit(seat):
-		return fault(protocol.ReasonTimeForfeit, "reply after %v, later than %s", ex.elapsed, g.timeText(seat))
+		out.late = ex.elapsed - g.limit(seat)
+		return fault(protocol.ReasonTimeForfeit, "reply after %v, %v later than %s", roundDuration(ex.elapsed), roundDuration(out.late), g.timeText(seat))
 	case ex.bad != nil:
 		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
 	}
@@ -808,6 +837,7 @@ func (g *run) forfeit(faults []outcome) (Result, error) {
 		rets[f.seat] = -1
 		details[i] = f.detail
 	}
+	g.res.Late = faults[0].late
 	return g.finish(faults[0].reason, strings.Join(details, "; "), faults[0].seat, rets)
 }
 
@@ -960,4 +990,14 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "..."
+}
+
+// roundDuration rounds d to three significant digits for people to read: "102ms" rather
+// than "102.339679ms", "1.23s", "1µs".
+func roundDuration(d time.Duration) time.Duration {
+	unit := time.Duration(1)
+	for a := d.Abs(); a >= 1000; a /= 10 {
+		unit *= 10
+	}
+	return d.Round(unit)
 }

@@ -280,10 +280,12 @@ func TestJudge(t *testing.T) {
 		detail string
 	}{
 		{"late reply", decoded(reply(req, "1"), limit+time.Microsecond), protocol.ReasonTimeForfeit,
-			"alice: reply after 150.001ms, later than 100ms+50ms"},
+			"alice: reply after 150ms, 1µs later than 100ms+50ms"},
 		{"late garbage is late", decoded([]byte("garbage"), limit+time.Microsecond), protocol.ReasonTimeForfeit, "later than"},
 		{"reply at the limit", decoded(reply(req, "2"), limit), "", ""},
 		{"timed out", exchange{timedOut: true, elapsed: limit}, protocol.ReasonTimeForfeit, "alice: no reply within 100ms+50ms"},
+		{"timed out, late reply seen", exchange{timedOut: true, elapsed: limit, late: 37*time.Millisecond + 123*time.Microsecond}, protocol.ReasonTimeForfeit,
+			"alice: no reply within 100ms+50ms; it came 37.1ms after that"},
 		{"timed out after stale replies", exchange{timedOut: true, elapsed: limit, stale: 3}, protocol.ReasonTimeForfeit,
 			"no reply within 100ms+50ms (3 stale replies ignored)"},
 		{"gone while thinking", exchange{timedOut: true, gone: true, elapsed: limit}, protocol.ReasonDisconnected,

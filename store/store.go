@@ -133,7 +133,9 @@ type RatingChange struct {
 // payoffs (equal to Scores for win/draw/loss games, the payoffs in the prisoner's dilemma).
 // Result is one of the Result constants and Reason a reason code (see protocol), with Detail
 // a short human-readable account of a forfeit. Opening are the moves played from the
-// initial position before the players took over (nil when none).
+// initial position before the players took over (nil when none). Late, for a game lost
+// on time, is how long after its deadline the forfeiting player's reply came (0 when none
+// came, or for any other ending).
 type Game struct {
 	ID            int64
 	TournamentID  int64
@@ -144,6 +146,7 @@ type Game struct {
 	Result        string
 	Reason        string
 	Detail        string
+	Late          time.Duration
 	Scores        []float64
 	Returns       []float64
 	StartPosition string

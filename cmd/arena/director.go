@@ -293,7 +293,7 @@ func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
 	}
 	return store.Game{
 		TournamentID: tid, Index: p.Index, Round: p.Round, Game: res.Game, Players: res.Players,
-		Result: res.Result, Reason: res.Reason, Detail: res.Detail, Scores: res.Scores, Returns: res.Returns,
+		Result: res.Result, Reason: res.Reason, Detail: res.Detail, Late: res.Late, Scores: res.Scores, Returns: res.Returns,
 		StartPosition: res.StartPosition, FinalPosition: res.FinalPosition, Opening: p.Opening,
 		Started: res.Started, Ended: res.Ended, Moves: moves,
 	}

@@ -66,7 +66,8 @@
 // # JSON
 //
 // WriteJSON writes {"games":[...]}, each game an object with the fields id, tournament_id,
-// round, index, game, players, result, reason, detail, scores, returns, start_position,
+// round, index, game, players, result, reason, detail, late_ns (for a time forfeit, how
+// late the reply came, in nanoseconds), scores, returns, start_position,
 // final_position, started, ended (RFC 3339, UTC), opening, moves and ratings, and each move
 // with ply, seat, move, elapsed_ns (nanoseconds), depth, nodes, score, pv and note; each
 // rating with player, before and after. Fields that are empty or zero are left out, except

@@ -119,7 +119,8 @@ func fixtures(tb testing.TB) []store.Game {
 
 	g = storeGame(playRandom(tb, 8, 2, 11), "othello", 0, "carol", "alice")
 	loser := 1 - g.Moves[len(g.Moves)-1].Seat // the seat to play the twelfth move
-	g.Result, g.Reason, g.Detail = store.ResultFirstWins, "time_forfeit", "no reply within 100ms"
+	g.Result, g.Reason, g.Detail = store.ResultFirstWins, "time_forfeit", "no reply within 100ms; it came 12.5ms after that"
+	g.Late = 12500 * time.Microsecond
 	g.Scores, g.Returns = []float64{1, 0}, []float64{1, -1}
 	if loser == 0 {
 		g.Result, g.Scores, g.Returns = store.ResultSecondWins, []float64{0, 1}, []float64{-1, 1}

@@ -27,6 +27,7 @@ type (
 		Result        string       `json:"result"`
 		Reason        string       `json:"reason"`
 		Detail        string       `json:"detail,omitempty"`
+		Late          int64        `json:"late_ns,omitempty"`
 		Scores        []float64    `json:"scores,omitempty"`
 		Returns       []float64    `json:"returns,omitempty"`
 		StartPosition string       `json:"start_position"`
@@ -64,7 +65,7 @@ func WriteJSON(w io.Writer, games []store.Game) error {
 	for i, g := range games {
 		jg := jsonGame{
 			ID: g.ID, TournamentID: g.TournamentID, Round: g.Round, Index: g.Index, Game: g.Game,
-			Players: g.Players, Result: g.Result, Reason: g.Reason, Detail: g.Detail,
+			Players: g.Players, Result: g.Result, Reason: g.Reason, Detail: g.Detail, Late: int64(g.Late),
 			Scores: g.Scores, Returns: g.Returns,
 			StartPosition: g.StartPosition, FinalPosition: g.FinalPosition,
 			Started: g.Started.UTC(), Ended: g.Ended.UTC(), Opening: g.Opening,
@@ -112,7 +113,7 @@ func ReadJSON(r io.Reader) ([]store.Game, error) {
 	for i, jg := range doc.Games {
 		g := store.Game{
 			ID: jg.ID, TournamentID: jg.TournamentID, Round: jg.Round, Index: jg.Index, Game: jg.Game,
-			Players: nilIfEmpty(jg.Players), Result: jg.Result, Reason: jg.Reason, Detail: jg.Detail,
+			Players: nilIfEmpty(jg.Players), Result: jg.Result, Reason: jg.Reason, Detail: jg.Detail, Late: time.Duration(jg.Late),
 			Scores: nilIfEmpty(jg.Scores), Returns: nilIfEmpty(jg.Returns),
 			StartPosition: jg.StartPosition, FinalPosition: jg.FinalPosition,
 			Started: jg.Started.UTC(), Ended: jg.Ended.UTC(), Opening: nilIfEmpty(jg.Opening),

@@ -178,10 +178,10 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 	}
 
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, idx, round, game, result, reason,
-		detail, returns, start_position, final_position, started, ended, opening)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		detail, returns, start_position, final_position, started, ended, opening, late_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Index, g.Round, g.Game, g.Result, g.Reason, g.Detail, string(returns),
-		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended), string(opening))
+		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended), string(opening), lateMS(g.Late))
 	if err != nil {
 		return 0, err
 	}
@@ -257,14 +257,18 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 	var games []store.Game
 	at := make(map[int64]int)
 	err = each(ctx, tx, `SELECT id, idx, round, game, result, reason, detail, returns, start_position,
-		final_position, started, ended, opening FROM games WHERE tournament_id = ? ORDER BY idx`, []any{tid},
+		final_position, started, ended, opening, late_ms FROM games WHERE tournament_id = ? ORDER BY idx`, []any{tid},
 		func(rows *sql.Rows) error {
 			g := store.Game{TournamentID: tid}
 			var returns, opening string
 			var started, ended sql.NullString
+			var late sql.NullFloat64
 			if err := rows.Scan(&g.ID, &g.Index, &g.Round, &g.Game, &g.Result, &g.Reason, &g.Detail, &returns,
-				&g.StartPosition, &g.FinalPosition, &started, &ended, &opening); err != nil {
+				&g.StartPosition, &g.FinalPosition, &started, &ended, &opening, &late); err != nil {
 				return err
+			}
+			if late.Valid {
+				g.Late = time.Duration(late.Float64 * float64(time.Millisecond))
 			}
 			if err := json.Unmarshal([]byte(returns), &g.Returns); err != nil {
 				return fmt.Errorf("game %d: returns: %w", g.ID, err)
@@ -463,4 +467,12 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// lateMS is a forfeit's lateness as the late_ms column holds it: NULL when there is none.
+func lateMS(d time.Duration) any {
+	if d <= 0 {
+		return nil
+	}
+	return float64(d) / float64(time.Millisecond)
 }

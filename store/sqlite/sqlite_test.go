@@ -239,7 +239,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	g := sampleGame(tid, 0, "alice", "bob", 12)
-	g.Detail = "bob's reply came 40ms late"
+	g.Detail = "bob's reply came 40.25ms late"
+	g.Late = 40*time.Millisecond + 250*time.Microsecond
 	g.Reason = "time_forfeit"
 	g.Ratings = []store.RatingChange{rc("alice", 1500, 1508), rc("bob", 1500, 1492)}
 	g.Moves[3].PV = []string{"a b", `"quoted"`} // hostile text must survive

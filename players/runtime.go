@@ -72,9 +72,13 @@ type Config struct {
 	// Reserve is the time kept back from each move's budget for the reply's trip to the
 	// referee: Turn.Deadline is the request's arrival plus Clock.MoveMS less Reserve.
 	// Zero means a tenth of the move time, at most MaxDefaultReserve (20ms), which covers
-	// a NATS round trip on a local network with room to spare. A negative Reserve keeps
-	// nothing back. Whatever its value, the agent is always left at least half the move
-	// time.
+	// a NATS round trip on a local network with room to spare. On top of it the runtime
+	// keeps twice the delays it has lately observed between its own reckoning of time and
+	// the referee's (its replies sent after their deadline, the referee charging more than
+	// the player measured, a game lost on time; see lagMeter), so that on a busy machine
+	// moves get a little less time instead of games being lost on time. A negative Reserve
+	// keeps nothing back and does not adapt. Whatever its value, the agent is always left
+	// at least half the move time.
 	Reserve time.Duration
 	// Concurrency is how many turns (and game notices) are handled at once, each on its
 	// own goroutine; turns and notices of one game are still handled one at a time, in
@@ -113,16 +117,16 @@ func (c Config) check() (Config, error) {
 	return c, nil
 }
 
-// reserve is the time kept back from a move time of move.
-func (c Config) reserve(move time.Duration) time.Duration {
+// reserve is the time kept back from a move time of move when the observed lag is lag.
+func (c Config) reserve(move, lag time.Duration) time.Duration {
 	r := c.Reserve
 	switch {
 	case r < 0:
-		r = 0
+		return 0
 	case r == 0:
 		r = min(move/10, MaxDefaultReserve)
 	}
-	return min(r, move/2)
+	return min(r+lagFactor*lag, move/2)
 }
 
 // Connect dials a NATS server for a player process. The connection carries name (shown in
@@ -314,6 +318,8 @@ type runner struct {
 
 	gamesMu sync.Mutex
 	games   map[string]game.Game // by spec
+
+	lag lagMeter
 }
 
 // playerSubjects is one subscription subject for protocol.TurnSubject(name) and
@@ -573,8 +579,12 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 	}
 	p.compareLegal(log, st, legal, req.Legal)
 
+	if d := p.lag.request(req); d > 0 {
+		log.Debug().Dur("delay", d).Msg("the referee charged more for the previous move than it took here")
+	}
 	move := time.Duration(min(req.Clock.MoveMS, int64(maxMoveTime/time.Millisecond))) * time.Millisecond
-	deadline := arrival.Add(move - p.cfg.reserve(move))
+	lag := p.lag.current()
+	deadline := arrival.Add(move - p.cfg.reserve(move, lag))
 	t := Turn{
 		GameID:      req.GameID,
 		Game:        g,
@@ -619,14 +629,16 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 		reply.Info = nil
 		data = protocol.Encode(reply)
 	}
-	if late := time.Since(deadline); late > 0 {
+	late := time.Since(deadline)
+	if now := p.lag.observe(late); late > 0 {
 		// Within the referee's margin this costs nothing; the referee decides forfeits.
-		log.Info().Dur("late", late).Msg("agent overran its deadline")
+		log.Info().Dur("late", late).Dur("lag", now).Msg("agent overran its deadline; later moves keep more in reserve")
 	}
 	if err := m.Respond(data); err != nil {
 		log.Error().Err(err).Msg("send turn reply")
 		return
 	}
+	p.lag.replied(req, time.Since(arrival))
 	log.Debug().Str("move", reply.Move).Dur("took", time.Since(arrival)).Msg("turn answered")
 }
 
@@ -708,6 +720,10 @@ func (p *runner) notice(n protocol.GameNotice) {
 	log := p.log.With().Str("game_id", n.GameID).Str("game", n.Game).Logger()
 	if n.Type == protocol.TypeGameEnd {
 		log.Info().Str("result", n.Result).Str("reason", n.Reason).Int("seat", n.Seat).Msg("game ended")
+		before := p.lag.current()
+		if after := p.lag.ended(n); after > before {
+			log.Warn().Dur("lag", after).Msg("lost on time: later moves keep more in reserve")
+		}
 	} else {
 		log.Info().Strs("players", n.Players).Int("seat", n.Seat).Msg("game started")
 	}

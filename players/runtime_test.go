@@ -922,3 +922,33 @@ func TestRawAndNoReply(t *testing.T) {
 		})
 	}
 }
+
+// TestReserveAdaptsToOverruns has an agent overrun its deadline once, as a process waiting
+// for a core would, and checks that the next turn keeps more time in reserve.
+func TestReserveAdaptsToOverruns(t *testing.T) {
+	var mu sync.Mutex
+	var left []time.Duration // the time each turn's deadline left the agent from its start
+	overrun := 40 * time.Millisecond
+	agent := players.AgentFunc(func(ctx context.Context, turn players.Turn) (players.Decision, error) {
+		mu.Lock()
+		left = append(left, time.Until(turn.Deadline))
+		first := len(left) == 1
+		mu.Unlock()
+		if first {
+			time.Sleep(time.Until(turn.Deadline) + overrun)
+		}
+		return players.Decision{Move: 1}, nil
+	})
+	referee, _ := setup(t, agent)
+	req := turnRequest("g1", 0, "4 0", "1", "2")
+	req.Clock = protocol.Clock{MoveMS: 500, RemainingMS: 500, PerMove: true}
+	ask(t, referee, req)
+	req.Ply = 2
+	ask(t, referee, req)
+	mu.Lock()
+	defer mu.Unlock()
+	// The first turn kept the default 20ms; the second 20ms plus twice the 40ms overrun.
+	if gain := left[0] - left[1]; gain < 2*overrun-10*time.Millisecond || gain > 2*overrun+30*time.Millisecond {
+		t.Errorf("the agent had %v, then %v after overrunning by %v: want about %v less", left[0], left[1], overrun, 2*overrun)
+	}
+}

@@ -463,7 +463,8 @@ func scoreDiscs(v int32) float64 {
 // On a game clock the move gets its share of what remains: the remaining time (to the
 // turn's deadline, which the runtime has already shortened by its reserve) over the moves
 // the agent still expects to make (half the empty squares, plus two so the last moves keep
-// some time), plus 80% of the increment, never more than half the remaining time. The
+// some time, or the clock's moves to go before its next period when fewer), plus 80% of the
+// increment, never more than half the remaining time. The
 // search may run on to twice that share (still at most half the remaining time) to finish
 // an iteration, but starts none after 60% of it.
 func (a *Agent) budget(now time.Time, t players.Turn, empties int) (soft, hard time.Time) {
@@ -488,6 +489,10 @@ func (a *Agent) budgetMoves(now time.Time, t players.Turn, movesLeft int) (soft,
 	if t.Clock.PerMove {
 		hard = deadline.Add(-min(left/10, time.Millisecond))
 		return now.Add(left / 2), hard
+	}
+	if togo := t.Clock.MovesToGo; togo > 0 {
+		// The clock gets its base again after togo moves: only they share what is left.
+		movesLeft = min(movesLeft, togo)
 	}
 	share := left/time.Duration(max(movesLeft, 1)) + time.Duration(t.Clock.IncrementMS)*time.Millisecond*8/10
 	share = min(share, left/2)

@@ -10,7 +10,8 @@
 // it may use all the time to the turn's deadline less a tenth (at most 1ms), and starts
 // no iteration after half of it. On a game clock a move's share is the time left over
 // the moves it still expects to make (in Othello half the empty squares plus two, in
-// checkers the pieces on the board plus six), plus 80% of the increment, at most half the
+// checkers the pieces on the board plus six; fewer when the clock's moves_to_go says its
+// next period comes sooner), plus 80% of the increment, at most half the
 // time left; the search may run to twice the share (within that half) but starts no
 // iteration after 60% of it. The turn's clock says which of the two it is under
 // (protocol.Clock.PerMove). With depth=N it searches exactly N plies with no time limit, reproducibly (the same position

@@ -385,6 +385,17 @@ func TestBudget(t *testing.T) {
 	if _, hard = a.budget(now, gameClock(1000, 5000), 20); hard.Sub(now) != ms(500) {
 		t.Errorf("1s+5s: hard %v, want half the remaining time", hard.Sub(now))
 	}
+	// 40/60 with 5 moves to go before the next period: the time left is theirs alone.
+	periods := gameClock(60000, 0)
+	periods.Clock.MovesToGo = 5
+	if soft, hard = a.budget(now, periods, 40); soft.Sub(now) != ms(12000)*6/10 || hard.Sub(now) != ms(24000) {
+		t.Errorf("60s for the 5 moves to go: soft %v hard %v, want 7.2s and 24s", soft.Sub(now), hard.Sub(now))
+	}
+	// More moves to go than the game is expected to last: the game's length decides.
+	periods.Clock.MovesToGo = 40
+	if _, hard = a.budget(now, periods, 40); hard.Sub(now) != ms(60000)/22*2 {
+		t.Errorf("40 moves to go: hard %v, want %v", hard.Sub(now), ms(60000)/22*2)
+	}
 }
 
 func TestConcurrentChoose(t *testing.T) {

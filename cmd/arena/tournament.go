@@ -306,13 +306,17 @@ func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	return writeTerminations(w, rows)
 }
 
-// writeTerminations prints how each player's games ended, one column per reason seen.
+// writeTerminations prints how each player's games ended: a column per reason seen, where
+// a fault (a forfeit or a resignation) counts against the player at fault only, and a last
+// column with the games each player won by its opponents' faults.
 func writeTerminations(w io.Writer, rows []protocol.StandingsRow) error {
 	reasons := map[string]bool{}
+	won := false
 	for _, r := range rows {
 		for reason := range r.Ends {
 			reasons[reason] = true
 		}
+		won = won || len(r.WonBy) > 0
 	}
 	if len(reasons) == 0 {
 		return nil
@@ -321,21 +325,43 @@ func writeTerminations(w io.Writer, rows []protocol.StandingsRow) error {
 	for r := range reasons {
 		cols = append(cols, r)
 	}
-	sort.Slice(cols, func(i, j int) bool { // normal first, the faults after it
-		if (cols[i] == protocol.ReasonNormal) != (cols[j] == protocol.ReasonNormal) {
-			return cols[i] == protocol.ReasonNormal
+	// normal first, then the other endings without a fault, then the faults
+	order := func(reason string) int {
+		switch {
+		case reason == protocol.ReasonNormal:
+			return 0
+		case !isFault(reason):
+			return 1
+		}
+		return 2
+	}
+	sort.Slice(cols, func(i, j int) bool {
+		if oi, oj := order(cols[i]), order(cols[j]); oi != oj {
+			return oi < oj
 		}
 		return cols[i] < cols[j]
 	})
-	fmt.Fprintln(w, "\nGames by how they ended")
+	fmt.Fprintln(w, "\nGames by how they ended (a forfeit or resignation counts against the player at fault)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "Player\t%s\t\n", strings.Join(cols, "\t"))
+	fmt.Fprintf(tw, "Player\t%s\t", strings.Join(cols, "\t"))
+	if won {
+		fmt.Fprint(tw, "won by opponent's fault\t")
+	}
+	fmt.Fprintln(tw)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s", r.Player)
 		for _, c := range cols {
 			fmt.Fprintf(tw, "\t%d", r.Ends[c])
 		}
-		fmt.Fprintln(tw, "\t")
+		fmt.Fprint(tw, "\t")
+		if won {
+			n := 0
+			for _, k := range r.WonBy {
+				n += k
+			}
+			fmt.Fprintf(tw, "%d\t", n)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,43 +21,18 @@ import (
 // table and in JSON, and say who won by it.
 func TestTerminationsBlameTheFault(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	names := []string{"hp2", "minimax", "random", "ghost"}
-	for _, n := range names {
-		if err := db.EnsurePlayer(ctx, store.Player{Name: n}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tid, err := db.CreateTournament(ctx, store.Tournament{Game: "othello", Format: "round-robin", TimeControl: "100ms", Rounds: 1, Seed: 1, Players: names})
-	if err != nil {
-		t.Fatal(err)
-	}
-	games := []struct {
-		a, b   string
-		result string
-		reason string
-	}{
+	path := filepath.Join(t.TempDir(), "arena.db")
+	tid := recordTestGames(t, path, []testGame{
 		{"hp2", "minimax", store.ResultFirstWins, protocol.ReasonTimeForfeit}, // minimax's fault
 		{"ghost", "random", store.ResultSecondWins, protocol.ReasonAbsent},    // ghost's
 		{"random", "ghost", store.ResultFirstWins, protocol.ReasonAbsent},     // ghost's
 		{"minimax", "random", store.ResultFirstWins, protocol.ReasonNormal},
+	})
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i, g := range games {
-		scores := map[string][]float64{store.ResultFirstWins: {1, 0}, store.ResultSecondWins: {0, 1}}[g.result]
-		_, err := db.RecordGame(ctx, store.Game{
-			TournamentID: tid, Index: i, Game: "othello", Players: []string{g.a, g.b},
-			Result: g.result, Reason: g.reason, Scores: scores, StartPosition: "s", FinalPosition: "f",
-			Started: start, Ended: start.Add(time.Second),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	defer db.Close()
 	rows, err := (&director{db: db}).standings(ctx, tid)
 	if err != nil {
 		t.Fatal(err)
@@ -134,4 +110,51 @@ func TestTerminationsBlameTheFault(t *testing.T) {
 	if len(wantCells) > 0 {
 		t.Errorf("termination table lacks rows for %v:\n%s", wantCells, text)
 	}
+}
+
+// testGame is a finished two-player game for recordTestGames.
+type testGame struct {
+	a, b   string
+	result string // store.ResultFirstWins, ResultSecondWins or ResultDraw
+	reason string
+}
+
+// recordTestGames records games as one Othello tournament in the database at path and
+// returns the tournament's id.
+func recordTestGames(t *testing.T, path string, games []testGame) int64 {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var names []string
+	for _, g := range games {
+		for _, n := range []string{g.a, g.b} {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+				if err := db.EnsurePlayer(ctx, store.Player{Name: n}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	tid, err := db.CreateTournament(ctx, store.Tournament{Game: "othello", Format: "round-robin", TimeControl: "100ms", Rounds: 1, Seed: 1, Players: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	scores := map[string][]float64{store.ResultFirstWins: {1, 0}, store.ResultSecondWins: {0, 1}, store.ResultDraw: {0.5, 0.5}}
+	for i, g := range games {
+		_, err := db.RecordGame(ctx, store.Game{
+			TournamentID: tid, Index: i, Game: "othello", Players: []string{g.a, g.b},
+			Result: g.result, Reason: g.reason, Scores: scores[g.result], StartPosition: "s", FinalPosition: "f",
+			Started: start, Ended: start.Add(time.Second),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tid
 }

@@ -29,7 +29,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
 	fs.IntVar(&maxGames, "games", 1000, "most games to play (an even number: each opening with both colours)")
 	fs.StringVar(&openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
-	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once")
+	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices (0: from the clock)")
 	fs.Var(&durationFlag{&s.Margin}, "margin", "transport margin added to every deadline")
 	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
@@ -93,6 +93,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	warnConcurrency(stderr, s.Concurrency)
 	a := s.Players[0]
 	var w, dr, l int
 	decision := ratings.Continue

@@ -45,7 +45,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.IntVar(&s.MaxPlies, "max-plies", 0, "adjudicate a game as a draw after this many plies (0: no limit)")
 	fs.StringVar(&s.Openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
 	fs.StringVar(&s.OpeningOrder, "opening-order", s.OpeningOrder, "sequential or random (by --seed)")
-	fs.IntVar(&s.Concurrency, "concurrency", s.Concurrency, "games played at once")
+	fs.IntVar(&s.Concurrency, "concurrency", s.Concurrency, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices and the opening order (0: from the clock)")
 	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
 	fs.Float64Var(&s.EloK, "elo-k", s.EloK, "Elo K-factor")
@@ -143,6 +143,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 
+	warnConcurrency(stderr, s.Concurrency)
 	started := time.Now()
 	progress := newProgress(stderr, t.Total, t.Played)
 	runErr := d.run(ctx, id, nil, progress.gameDone)

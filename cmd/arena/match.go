@@ -80,7 +80,12 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := s.compile(openingsText, bf.external()); err != nil {
 		return asFlagError(err)
 	}
+	// On a terminal the log goes through the progress line, which keeps the bar below it.
+	live := newLiveLine(stderr)
 	log, err := newLogger(stderr, logLevel)
+	if live != nil {
+		log, err = newLoggerTo(live, true, logLevel)
+	}
 	if err != nil {
 		return err
 	}
@@ -89,7 +94,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeAll()
-	id, _, err := d.create(ctx, s, openingsText, bf.external())
+	id, scheduled, err := d.create(ctx, s, openingsText, bf.external())
 	if err != nil {
 		return err
 	}
@@ -98,7 +103,6 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var w, dr, l int
 	decision := ratings.Continue
 	drain := make(chan struct{})
-	bar := newTrainProgress(stderr, maxGames, 0)
 	started := time.Now()
 	err = d.run(ctx, id, drain, func(done, total int, res referee.Result) {
 		switch {
@@ -119,9 +123,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				}
 			}
 		}
-		bar.updateText(w+dr+l, line)
+		if n := w + dr + l; live != nil {
+			live.Set(barText("games", n, scheduled, 0, time.Since(started)) + "  " + line)
+		} else if n%50 == 0 {
+			fmt.Fprintln(stderr, line)
+		}
 	})
-	bar.finish()
+	if live != nil {
+		live.Clear()
+	}
 	drained := errors.Is(err, referee.ErrDrained) && decision != ratings.Continue
 	status := store.StatusFinished
 	switch {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -58,7 +59,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	// On a terminal the log goes through the progress line, which keeps the bar below it.
+	live := newLiveLine(stderr)
 	log, err := newLogger(stderr, logLevel)
+	if live != nil {
+		log, err = newLoggerTo(live, true, logLevel)
+	}
 	if err != nil {
 		return err
 	}
@@ -144,8 +150,18 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 
 	warnConcurrency(stderr, s.Concurrency)
+	board := newScoreboard()
+	if t.Played > 0 {
+		played, err := db.Games(ctx, id)
+		if err != nil {
+			return err
+		}
+		for _, g := range played {
+			board.add(g.Players, g.Scores)
+		}
+	}
 	started := time.Now()
-	progress := newProgress(stderr, t.Total, t.Played)
+	progress := newProgress(stderr, live, t.Total, t.Played, board)
 	runErr := d.run(ctx, id, nil, progress.gameDone)
 	progress.finish()
 	status := store.StatusFinished
@@ -227,15 +243,40 @@ func playsGame(games []string, g game.Game) bool {
 	return false
 }
 
-// progress reports recorded games on stderr: a progress bar on a terminal, otherwise one
-// line per game so logs stay readable.
+// progress reports recorded games on stderr. On a terminal it keeps a line of its own
+// below the log: a bar and the leaders so far. Otherwise it writes one line per game, so
+// logs stay readable.
 type progress struct {
-	bar *progressbar.ProgressBar
-	w   io.Writer
+	w       io.Writer
+	live    *liveLine // nil when stderr is not a terminal
+	mu      sync.Mutex
+	board   *scoreboard
+	total   int
+	atStart int // games played before this run
+	started time.Time
+	drawn   time.Time // when the line was last drawn
 }
 
-func newProgress(stderr io.Writer, total, done int) *progress {
-	return &progress{w: stderr, bar: terminalBar(stderr, total, done, "games")}
+// newProgress reports on stderr, on live when it is not nil, total games of which done
+// were played before; board holds the scores of those.
+func newProgress(stderr io.Writer, live *liveLine, total, done int, board *scoreboard) *progress {
+	p := &progress{w: stderr, live: live, board: board, total: total, atStart: done, started: time.Now()}
+	p.draw(done)
+	return p
+}
+
+// draw shows the bar with done games and the leaders, at most every 100ms until the last
+// game, so that quick games do not flood the terminal; p.mu held or not yet shared.
+func (p *progress) draw(done int) {
+	if p.live == nil || (done < p.total && time.Since(p.drawn) < 100*time.Millisecond) {
+		return
+	}
+	p.drawn = time.Now()
+	text := barText("games", done, p.total, p.atStart, time.Since(p.started))
+	if l := p.board.leaders(3); l != "" {
+		text += "  leaders: " + l
+	}
+	p.live.Set(text)
 }
 
 // terminalBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
@@ -258,16 +299,21 @@ func terminalBar(stderr io.Writer, total, done int, description string) *progres
 }
 
 func (p *progress) gameDone(done, total int, res referee.Result) {
-	if p.bar != nil {
-		_ = p.bar.Set(done)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.board.add(res.Players, res.Scores)
+	if p.live != nil {
+		p.total = total
+		p.draw(done)
 		return
 	}
 	fmt.Fprintf(p.w, "game %d/%d: %s  %s  (%s)\n", done, total, strings.Join(res.Players, " - "), res.Result, res.Reason)
 }
 
+// finish erases the progress line, so that what follows starts on a clean line.
 func (p *progress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
+	if p.live != nil {
+		p.live.Clear()
 	}
 }
 

@@ -78,7 +78,7 @@ func (b *busFlags) check(explicit map[string]bool) error {
 			return usagef("--listen %q: want HOST:PORT, such as 0.0.0.0:4222", b.listen)
 		}
 	}
-	if err := checkListen("--listen", b.listen, b.auth, b.insecureListen); err != nil {
+	if err := checkListen("--listen", b.listen, b.auth, b.insecureListen, "--auth (arena credentials add)"); err != nil {
 		return err
 	}
 	if b.insecureListen && b.listen == "" {

@@ -9,8 +9,8 @@ import (
 // addr (HOST:PORT, already checked) without credentials lets anyone who reaches it read
 // every player's turn requests and answer them in its place, so an address other than
 // loopback needs secured (--auth) or insecure (the user's explicit --insecure-listen).
-// flag names the address's flag in the error.
-func checkListen(flag, addr string, secured, insecure bool) error {
+// flag names the address's flag in the error, and secure the way to secure the server.
+func checkListen(flag, addr string, secured, insecure bool, secure string) error {
 	if addr == "" || secured || insecure {
 		return nil
 	}
@@ -18,7 +18,7 @@ func checkListen(flag, addr string, secured, insecure bool) error {
 	if err != nil || loopbackHost(host) {
 		return nil
 	}
-	return usagef("%s %s without --auth would let anyone on the network read any player's turns and answer them: use --auth (arena credentials add), a loopback address such as 127.0.0.1, or --insecure-listen to serve it without credentials anyway", flag, addr)
+	return usagef("%s %s without credentials would let anyone on the network read any player's turns and answer them: use %s, a loopback address such as 127.0.0.1, or --insecure-listen to serve it without credentials anyway", flag, addr, secure)
 }
 
 // loopbackHost reports whether host names this machine only: localhost or an address in

@@ -32,7 +32,7 @@ func TestCheckListen(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := checkListen("--listen", tc.addr, tc.secured, tc.unsafe)
+			err := checkListen("--listen", tc.addr, tc.secured, tc.unsafe, "--auth")
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("checkListen(%q, auth %v, insecure %v) = %v, want an error: %v", tc.addr, tc.secured, tc.unsafe, err, tc.wantErr)
 			}
@@ -64,7 +64,7 @@ func TestListenNeedsAuthOrInsecure(t *testing.T) {
 		t.Run(cmd[0], func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "a.db")
 			code, _, stderr := runCLI(t, append(cmd, "--listen", "0.0.0.0:0", "--db", db)...)
-			if code != 2 || !strings.Contains(stderr, "--listen 0.0.0.0:0 without --auth would let anyone on the network read any player's turns") || strings.Count(stderr, "\n") != 1 {
+			if code != 2 || !strings.Contains(stderr, "--listen 0.0.0.0:0 without credentials would let anyone on the network read any player's turns") || strings.Count(stderr, "\n") != 1 {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and one line refusing the unsecured --listen", code, stderr)
 			}
 			if matches, _ := filepath.Glob(db + "*"); len(matches) != 0 {

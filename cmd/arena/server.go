@@ -31,7 +31,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if note != "" {
 		fmt.Fprintln(stderr, "arena server: "+note)
 	}
-	if err := checkListen("--listen", addr, false, *insecure, "your own nats-server configured by arena credentials export, or arena referee --listen HOST:PORT --auth"); err != nil {
+	if err := checkListen("--listen", addr, false, *insecure, "arena referee --auth (or a nats-server set up by arena credentials export)"); err != nil {
 		return err
 	}
 	h, p, _ := net.SplitHostPort(addr)

@@ -78,9 +78,13 @@ type StandingsRow struct {
 	// Rating and RatingError are the maximum-likelihood rating of the whole tournament and
 	// its 95% error bar (1.96 standard errors), the pool's average at 1500; they are 0 for
 	// games that are not two-player zero-sum.
-	Rating      float64        `json:"rating,omitempty"`
-	RatingError float64        `json:"rating_error,omitempty"`
-	Ends        map[string]int `json:"terminations,omitempty"` // games by reason code
+	Rating      float64 `json:"rating,omitempty"`
+	RatingError float64 `json:"rating_error,omitempty"`
+	// Ends counts the player's games by reason code: those that ended without a fault
+	// (normal, max_plies), and those that ended by a fault only when the fault was its own.
+	// WonBy counts, by reason code, the games it won because an opponent was at fault.
+	Ends  map[string]int `json:"terminations,omitempty"`
+	WonBy map[string]int `json:"won_by_fault,omitempty"`
 	// Payoff and MeanPayoff are the player's total and mean payoff per game, for games whose
 	// returns are payoffs (general-sum games such as the prisoner's dilemma).
 	Payoff     float64 `json:"payoff,omitempty"`

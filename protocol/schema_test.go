@@ -541,7 +541,7 @@ func schemaSamples() []schemaSample {
 		schemaSample{"api_error", "api_reply", APIError(APIBadConfig, "line %d: unknown key %q", 4, "roundz")},
 		schemaSample{"api_ok_status", "api_reply", APIReply{V: Version, Type: TypeAPIOK, Tournaments: []TournamentStatus{{
 			ID: 1, Name: "spring", Game: "othello", Format: "round-robin", Status: "running", Played: 3, Total: 12, Created: "2026-11-22T03:00:00Z",
-			Rows: []StandingsRow{{Rank: 1, Player: "hp1", Games: 2, Wins: 2, Score: 2, Pct: 100, Elo: 1516, Ends: map[string]int{"normal": 2}}}}}}},
+			Rows: []StandingsRow{{Rank: 1, Player: "hp1", Games: 2, Wins: 2, Score: 2, Pct: 100, Elo: 1516, Ends: map[string]int{"normal": 1}, WonBy: map[string]int{"time_forfeit": 1}}}}}}},
 		schemaSample{"api_ok_players", "api_reply", APIReply{V: Version, Type: TypeAPIOK, Players: []PlayerStatus{{
 			Name: "alice", Agent: "hp1", Version: "1", Games: []string{"othello"}, LastSeen: "2026-11-22T03:00:00Z", Connected: true}}}},
 	)

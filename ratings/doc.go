@@ -15,7 +15,9 @@
 //
 // Standings turns results into a table ordered by score percentage, then Elo, then name.
 // Ranks run 1..n in that order with no shared places: two players level on percentage and
-// Elo are separated by name, so the table is the same every time it is printed.
+// Elo are separated by name, so the table is the same every time it is printed. Endings
+// counts how each player's games ended, charging a forfeit or a resignation to the player
+// at fault and crediting the players who won by it.
 //
 // # Pool ratings
 //

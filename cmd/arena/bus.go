@@ -32,6 +32,7 @@ type busFlags struct {
 	credentials    string
 	listen         string
 	auth           bool
+	insecureListen bool
 	maxPayload     int
 	maxConnections int
 	maxPlayers     int
@@ -47,6 +48,7 @@ func (b *busFlags) register(fs *flagSet, defaultURL, urlHelp string) {
 	fs.StringVar(&b.credentials, "credentials", "", "credentials file for a secured --nats server (arena credentials add)")
 	fs.StringVar(&b.listen, "listen", "", "start an embedded NATS server on HOST:PORT that outside players can reach (instead of --nats)")
 	fs.BoolVar(&b.auth, "auth", false, "secure the embedded server: every client needs credentials from --db (arena credentials add), with its role's permissions")
+	fs.BoolVar(&b.insecureListen, "insecure-listen", false, "let --listen serve an address other than loopback without --auth: anyone who reaches it can read and answer every player's turns")
 	fs.IntVar(&b.maxPayload, "max-payload", 1<<20, "embedded server: the largest message it accepts, in bytes")
 	fs.IntVar(&b.maxConnections, "max-connections", 1024, "embedded server: the most clients connected at once")
 	fs.IntVar(&b.maxPlayers, "max-players", 1024, "the most player names the referee's lobby admits; hellos from more are refused")
@@ -54,7 +56,7 @@ func (b *busFlags) register(fs *flagSet, defaultURL, urlHelp string) {
 }
 
 // busFlagNames are the flags register adds.
-var busFlagNames = []string{"nats", "credentials", "listen", "auth", "max-payload", "max-connections", "max-players", "hello-rate"}
+var busFlagNames = []string{"nats", "credentials", "listen", "auth", "insecure-listen", "max-payload", "max-connections", "max-players", "hello-rate"}
 
 // external reports whether players from outside the process can join: over an external
 // server, or an embedded one listening on --listen.
@@ -75,6 +77,12 @@ func (b *busFlags) check(explicit map[string]bool) error {
 		if p, perr := strconv.Atoi(port); err != nil || perr != nil || p < 0 || p > 65535 {
 			return usagef("--listen %q: want HOST:PORT, such as 0.0.0.0:4222", b.listen)
 		}
+	}
+	if err := checkListen("--listen", b.listen, b.auth, b.insecureListen, "--auth (arena credentials add)"); err != nil {
+		return err
+	}
+	if b.insecureListen && b.listen == "" {
+		return usagef("--insecure-listen goes with --listen")
 	}
 	if b.auth && !b.embedded() {
 		return usagef("--auth secures an embedded server (--listen); a server you run yourself is secured with its own configuration (arena credentials export), and this command connects to it with --credentials")

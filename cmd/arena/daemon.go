@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -241,6 +242,9 @@ func (dm *daemon) create(ctx context.Context, req protocol.APIRequest) protocol.
 	}
 	dm.start(id)
 	dm.log.Info().Int64("tournament", id).Int("games", n).Str("source", source).Msg("tournament created")
+	if msg := concurrencyWarning(s.Concurrency, runtime.NumCPU()); msg != "" {
+		dm.log.Warn().Int64("tournament", id).Msg(msg)
+	}
 	return protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK, Tournament: id, Games: n}
 }
 

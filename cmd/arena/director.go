@@ -207,10 +207,6 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	if err != nil {
 		return nil, err
 	}
-	ends, err := d.db.ReasonCounts(ctx, id)
-	if err != nil {
-		return nil, err
-	}
 	current, err := d.db.CurrentRatings(ctx, t.Game)
 	if err != nil {
 		return nil, err
@@ -220,6 +216,7 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	for i, g := range games {
 		results[i] = ratings.Result{Players: g.Players, Scores: g.Scores}
 	}
+	ends := endings(games)
 	elos := map[string]float64{}
 	for _, n := range t.Players {
 		elos[n] = elo.Rating(current, n)
@@ -232,7 +229,7 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	for _, r := range ratings.Standings(t.Players, results, elos) {
 		row := protocol.StandingsRow{
 			Rank: r.Rank, Player: r.Player, Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
-			Score: r.Score, Pct: r.ScorePct, Elo: r.Elo, Ends: ends[r.Player],
+			Score: r.Score, Pct: r.ScorePct, Elo: r.Elo, Ends: ends[r.Player].Ended, WonBy: ends[r.Player].WonBy,
 		}
 		if payoffs != nil && r.Games > 0 {
 			row.Payoff, row.MeanPayoff = payoffs[r.Player], payoffs[r.Player]/float64(r.Games)
@@ -267,6 +264,25 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 		}
 	}
 	return rows, nil
+}
+
+// endings tallies how each player's games ended, every fault against the player at fault.
+func endings(games []store.Game) map[string]ratings.Ends {
+	es := make([]ratings.Ending, len(games))
+	for i, g := range games {
+		es[i] = ratings.Ending{Players: g.Players, Scores: g.Scores, Reason: g.Reason, Fault: isFault(g.Reason)}
+	}
+	return ratings.Endings(es)
+}
+
+// isFault reports whether a game that ended for reason ended by a player's fault (a
+// forfeit or a resignation), rather than by the rules, an adjudication or the referee.
+func isFault(reason string) bool {
+	switch reason {
+	case protocol.ReasonNormal, protocol.ReasonMaxPlies, protocol.ReasonAborted:
+		return false
+	}
+	return true
 }
 
 // payoffTotals adds up each player's returns over games: for general-sum games, whose

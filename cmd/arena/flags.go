@@ -61,13 +61,19 @@ func (fs *flagSet) parse(args []string) error { return fs.parseWithArgs(args, 0)
 // newLogger builds the logger for a command: JSON on stderr, or human-readable console
 // output when stderr is a terminal.
 func newLogger(stderr io.Writer, level string) (zerolog.Logger, error) {
+	f, ok := stderr.(*os.File)
+	return newLoggerTo(stderr, ok && isatty.IsTerminal(f.Fd()), level)
+}
+
+// newLoggerTo builds a logger writing to w: human-readable console lines when console is
+// set, JSON otherwise.
+func newLoggerTo(w io.Writer, console bool, level string) (zerolog.Logger, error) {
 	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
 	if err != nil || level == "" {
 		return zerolog.Nop(), usagef("--log-level %q: want trace, debug, info, warn, error or disabled", level)
 	}
-	var w io.Writer = stderr
-	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.TimeOnly}
+	if console {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
 }

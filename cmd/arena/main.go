@@ -16,7 +16,7 @@
 //	arena credentials add NAME [--role player|spectator|admin|referee] [--nkey] --db FILE
 //	arena credentials export --db FILE --out nats-server.conf
 //	arena referee --listen 0.0.0.0:4222 --auth --db FILE  (embedded, secured server)
-//	arena server [--host 127.0.0.1] [--port 4222]
+//	arena server [--listen 127.0.0.1:4222]
 //	arena healthcheck --nats URL [--referee] [--timeout 2s]
 //	arena train --method strategy-net --opponents hp1 --games 10000 --out weights.json
 //	arena experience run --base gina.db --opponents mm5=minimax:depth=5 --games 400

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -27,9 +29,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
 	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5)")
 	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
-	fs.IntVar(&maxGames, "games", 1000, "most games to play (an even number: each opening with both colours)")
+	fs.IntVar(&maxGames, "games", 1000, "most games to play, in pairs with colours swapped: an odd number is rounded up (and said so); with --openings, each pair plays the next opening until they run out")
 	fs.StringVar(&openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
-	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once")
+	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices (0: from the clock)")
 	fs.Var(&durationFlag{&s.Margin}, "margin", "transport margin added to every deadline")
 	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
@@ -64,23 +66,35 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if s.Players, s.Agents, err = parsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
 		return usagef("players: %v", err)
 	}
-	s.Rounds = (maxGames + 1) / 2
 	var openingsText string
+	nOpenings := 0
 	if openings != "" {
 		b, err := os.ReadFile(openings)
 		if err != nil {
 			return usagef("--openings: %v", err)
 		}
 		openingsText, s.Openings = string(b), openings
-		s.Rounds = 1
+		// A file that does not parse is reported by compile below, with its line.
+		if g, err := game.Lookup(s.Game); err == nil {
+			if ops, err := opening.Parse(strings.NewReader(openingsText), g); err == nil {
+				nOpenings = len(ops)
+			}
+		}
 	}
+	var gamesNote string
+	s.Rounds, gamesNote = matchRounds(maxGames, nOpenings, explicitFlags(fs)["games"])
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & 0x7fffffff
 	}
 	if _, err := s.compile(openingsText, bf.external()); err != nil {
 		return asFlagError(err)
 	}
+	// On a terminal the log goes through the progress line, which keeps the bar below it.
+	live := newLiveLine(stderr)
 	log, err := newLogger(stderr, logLevel)
+	if live != nil {
+		log, err = newLoggerTo(live, true, logLevel)
+	}
 	if err != nil {
 		return err
 	}
@@ -89,15 +103,18 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeAll()
-	id, _, err := d.create(ctx, s, openingsText, bf.external())
+	id, scheduled, err := d.create(ctx, s, openingsText, bf.external())
 	if err != nil {
 		return err
 	}
+	if gamesNote != "" {
+		fmt.Fprintln(stderr, "arena match: "+gamesNote)
+	}
+	warnConcurrency(stderr, s.Concurrency)
 	a := s.Players[0]
 	var w, dr, l int
 	decision := ratings.Continue
 	drain := make(chan struct{})
-	bar := newTrainProgress(stderr, maxGames, 0)
 	started := time.Now()
 	err = d.run(ctx, id, drain, func(done, total int, res referee.Result) {
 		switch {
@@ -118,9 +135,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				}
 			}
 		}
-		bar.updateText(w+dr+l, line)
+		if n := w + dr + l; live != nil {
+			live.Set(barText("games", n, scheduled, 0, time.Since(started)) + "  " + line)
+		} else if n%50 == 0 {
+			fmt.Fprintln(stderr, line)
+		}
 	})
-	bar.finish()
+	if live != nil {
+		live.Clear()
+	}
 	drained := errors.Is(err, referee.ErrDrained) && decision != ratings.Continue
 	status := store.StatusFinished
 	switch {
@@ -159,6 +182,27 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "recorded as tournament %d in %s\n", id, dbPath)
 	return nil
+}
+
+// matchRounds returns the rounds of a match of at most games games, each round a pair of
+// games with colours swapped, so that neither player gets the first move more often (a
+// lone last game would tilt the score towards the first mover). An odd number of games is
+// rounded up. With openings (a count above 0) each round plays the next opening, and the
+// match ends when they run out. note, when not "", tells the user that the match plays
+// another number of games than asked; explicit says --games was given, without which a
+// match that the openings cut short is no surprise.
+func matchRounds(games, openings int, explicit bool) (rounds int, note string) {
+	rounds = (games + 1) / 2
+	if openings > 0 && openings < rounds {
+		if explicit {
+			note = fmt.Sprintf("--games %d: the openings file has %d openings, each played with both colours: %d games", games, openings, 2*openings)
+		}
+		return openings, note
+	}
+	if games%2 == 1 {
+		note = fmt.Sprintf("--games %d rounded up to %d so that each player has each colour equally often", games, games+1)
+	}
+	return rounds, note
 }
 
 // matchGames turns a match score into games for the rating fit: player 0 against 1.

@@ -58,6 +58,22 @@ type ratingTable struct {
 	Rows           []ratingRow                     `json:"ratings"`
 	LOS            map[string]map[string]float64   `json:"los"`
 	Cross          map[string]map[string]crossCell `json:"crosstable"`
+	Anchor         *ratingAnchor                   `json:"anchor,omitempty"` // the player fixed at its rating; nil: the pool's average is
+}
+
+// ratingAnchor is the player a rating table is anchored to, and the rating it is fixed at.
+type ratingAnchor struct {
+	Player string  `json:"player"`
+	Rating float64 `json:"rating"`
+}
+
+// footing says what a rating table's ratings are relative to: its anchor, or the pool's
+// average.
+func (t ratingTable) footing() string {
+	if t.Anchor != nil {
+		return fmt.Sprintf("%s fixed at %.0f", t.Anchor.Player, t.Anchor.Rating)
+	}
+	return fmt.Sprintf("pool average %.0f", float64(ratingCenter))
 }
 
 type rateOptions struct {
@@ -124,6 +140,7 @@ func rateGames(games []store.Game, players []string, o rateOptions) (ratingTable
 			return t, fmt.Errorf("--anchor: %q has no games", o.anchor)
 		}
 		opt.Anchor = i
+		t.Anchor = &ratingAnchor{Player: o.anchor, Rating: ratingCenter}
 	}
 	fit, err := ratings.MaximumLikelihood(len(players), rg, opt)
 	if err != nil {
@@ -202,7 +219,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *firstMove {
 		fmt.Fprintf(stdout, ", first-move advantage %+.1f ± %.1f Elo", t.FirstMove, t.FirstMoveError)
 	}
-	fmt.Fprintf(stdout, "\nmaximum-likelihood ratings (logistic, pool average 1500); ± is 95%%, from the %s\n\n", t.ErrorMethod)
+	fmt.Fprintf(stdout, "\nmaximum-likelihood ratings (logistic, %s); ± is 95%%, from the %s\n\n", t.footing(), t.ErrorMethod)
 	return writeRatingTable(stdout, t)
 }
 

@@ -5,9 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/export"
 )
 
@@ -144,5 +147,56 @@ func TestMatchSPRT(t *testing.T) {
 		if code, _, stderr := runCLI(t, "match", "hp1", "random", "--sprt", bad, "--db", db); code != 2 {
 			t.Errorf("--sprt %s: exit %d %s", bad, code, stderr)
 		}
+	}
+}
+
+// TestRatingsAnchor checks that arena ratings says what its ratings are relative to: the
+// anchor named by --anchor, in the heading and in JSON, or else the pool's average.
+func TestRatingsAnchor(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "a.db")
+	recordTestGames(t, db, []testGame{
+		{"random", "hp1", store.ResultSecondWins, protocol.ReasonNormal},
+		{"hp1", "random", store.ResultDraw, protocol.ReasonNormal},
+		{"hp2", "random", store.ResultFirstWins, protocol.ReasonNormal},
+		{"random", "hp2", store.ResultFirstWins, protocol.ReasonNormal},
+		{"hp1", "hp2", store.ResultFirstWins, protocol.ReasonNormal},
+		{"hp2", "hp1", store.ResultDraw, protocol.ReasonNormal},
+	})
+	tests := []struct {
+		name        string
+		args        []string
+		wantHeading string
+		wantAnchor  *ratingAnchor
+	}{
+		{"pool average", nil, "(logistic, pool average 1500)", nil},
+		{"anchored", []string{"--anchor", "random"}, "(logistic, random fixed at 1500)", &ratingAnchor{Player: "random", Rating: 1500}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"ratings", "--db", db}, tc.args...)
+			code, stdout, stderr := runCLI(t, args...)
+			if code != 0 || !strings.Contains(stdout, tc.wantHeading) {
+				t.Errorf("ratings %v: exit %d, want a heading with %q:\n%s%s", tc.args, code, tc.wantHeading, stdout, stderr)
+			}
+			code, stdout, stderr = runCLI(t, append(args, "--json")...)
+			if code != 0 {
+				t.Fatalf("ratings --json: exit %d\n%s", code, stderr)
+			}
+			var table ratingTable
+			if err := json.Unmarshal([]byte(stdout), &table); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(table.Anchor, tc.wantAnchor) {
+				t.Errorf("JSON anchor = %+v, want %+v:\n%s", table.Anchor, tc.wantAnchor, stdout)
+			}
+			if tc.wantAnchor != nil && !strings.Contains(stdout, `"anchor": {`) {
+				t.Errorf("JSON without an anchor object:\n%s", stdout)
+			}
+			for _, r := range table.Rows {
+				if tc.wantAnchor != nil && r.Player == tc.wantAnchor.Player && r.Rating != tc.wantAnchor.Rating {
+					t.Errorf("anchor %s rated %v, want %v", r.Player, r.Rating, tc.wantAnchor.Rating)
+				}
+			}
+		})
 	}
 }

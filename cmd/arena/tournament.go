@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -45,7 +46,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.IntVar(&s.MaxPlies, "max-plies", 0, "adjudicate a game as a draw after this many plies (0: no limit)")
 	fs.StringVar(&s.Openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
 	fs.StringVar(&s.OpeningOrder, "opening-order", s.OpeningOrder, "sequential or random (by --seed)")
-	fs.IntVar(&s.Concurrency, "concurrency", s.Concurrency, "games played at once")
+	fs.IntVar(&s.Concurrency, "concurrency", s.Concurrency, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices and the opening order (0: from the clock)")
 	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
 	fs.Float64Var(&s.EloK, "elo-k", s.EloK, "Elo K-factor")
@@ -58,7 +59,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	// On a terminal the log goes through the progress line, which keeps the bar below it.
+	live := newLiveLine(stderr)
 	log, err := newLogger(stderr, logLevel)
+	if live != nil {
+		log, err = newLoggerTo(live, true, logLevel)
+	}
 	if err != nil {
 		return err
 	}
@@ -143,8 +149,19 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 
+	warnConcurrency(stderr, s.Concurrency)
+	board := newScoreboard()
+	if t.Played > 0 {
+		played, err := db.Games(ctx, id)
+		if err != nil {
+			return err
+		}
+		for _, g := range played {
+			board.add(g.Players, g.Scores)
+		}
+	}
 	started := time.Now()
-	progress := newProgress(stderr, t.Total, t.Played)
+	progress := newProgress(stderr, live, t.Total, t.Played, board)
 	runErr := d.run(ctx, id, nil, progress.gameDone)
 	progress.finish()
 	status := store.StatusFinished
@@ -226,15 +243,40 @@ func playsGame(games []string, g game.Game) bool {
 	return false
 }
 
-// progress reports recorded games on stderr: a progress bar on a terminal, otherwise one
-// line per game so logs stay readable.
+// progress reports recorded games on stderr. On a terminal it keeps a line of its own
+// below the log: a bar and the leaders so far. Otherwise it writes one line per game, so
+// logs stay readable.
 type progress struct {
-	bar *progressbar.ProgressBar
-	w   io.Writer
+	w       io.Writer
+	live    *liveLine // nil when stderr is not a terminal
+	mu      sync.Mutex
+	board   *scoreboard
+	total   int
+	atStart int // games played before this run
+	started time.Time
+	drawn   time.Time // when the line was last drawn
 }
 
-func newProgress(stderr io.Writer, total, done int) *progress {
-	return &progress{w: stderr, bar: terminalBar(stderr, total, done, "games")}
+// newProgress reports on stderr, on live when it is not nil, total games of which done
+// were played before; board holds the scores of those.
+func newProgress(stderr io.Writer, live *liveLine, total, done int, board *scoreboard) *progress {
+	p := &progress{w: stderr, live: live, board: board, total: total, atStart: done, started: time.Now()}
+	p.draw(done)
+	return p
+}
+
+// draw shows the bar with done games and the leaders, at most every 100ms until the last
+// game, so that quick games do not flood the terminal; p.mu held or not yet shared.
+func (p *progress) draw(done int) {
+	if p.live == nil || (done < p.total && time.Since(p.drawn) < 100*time.Millisecond) {
+		return
+	}
+	p.drawn = time.Now()
+	text := barText("games", done, p.total, p.atStart, time.Since(p.started))
+	if l := p.board.leaders(3); l != "" {
+		text += "  leaders: " + l
+	}
+	p.live.Set(text)
 }
 
 // terminalBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
@@ -257,16 +299,21 @@ func terminalBar(stderr io.Writer, total, done int, description string) *progres
 }
 
 func (p *progress) gameDone(done, total int, res referee.Result) {
-	if p.bar != nil {
-		_ = p.bar.Set(done)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.board.add(res.Players, res.Scores)
+	if p.live != nil {
+		p.total = total
+		p.draw(done)
 		return
 	}
 	fmt.Fprintf(p.w, "game %d/%d: %s  %s  (%s)\n", done, total, strings.Join(res.Players, " - "), res.Result, res.Reason)
 }
 
+// finish erases the progress line, so that what follows starts on a clean line.
 func (p *progress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
+	if p.live != nil {
+		p.live.Clear()
 	}
 }
 
@@ -306,13 +353,17 @@ func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	return writeTerminations(w, rows)
 }
 
-// writeTerminations prints how each player's games ended, one column per reason seen.
+// writeTerminations prints how each player's games ended: a column per reason seen, where
+// a fault (a forfeit or a resignation) counts against the player at fault only, and a last
+// column with the games each player won by its opponents' faults.
 func writeTerminations(w io.Writer, rows []protocol.StandingsRow) error {
 	reasons := map[string]bool{}
+	won := false
 	for _, r := range rows {
 		for reason := range r.Ends {
 			reasons[reason] = true
 		}
+		won = won || len(r.WonBy) > 0
 	}
 	if len(reasons) == 0 {
 		return nil
@@ -321,21 +372,43 @@ func writeTerminations(w io.Writer, rows []protocol.StandingsRow) error {
 	for r := range reasons {
 		cols = append(cols, r)
 	}
-	sort.Slice(cols, func(i, j int) bool { // normal first, the faults after it
-		if (cols[i] == protocol.ReasonNormal) != (cols[j] == protocol.ReasonNormal) {
-			return cols[i] == protocol.ReasonNormal
+	// normal first, then the other endings without a fault, then the faults
+	order := func(reason string) int {
+		switch {
+		case reason == protocol.ReasonNormal:
+			return 0
+		case !isFault(reason):
+			return 1
+		}
+		return 2
+	}
+	sort.Slice(cols, func(i, j int) bool {
+		if oi, oj := order(cols[i]), order(cols[j]); oi != oj {
+			return oi < oj
 		}
 		return cols[i] < cols[j]
 	})
-	fmt.Fprintln(w, "\nGames by how they ended")
+	fmt.Fprintln(w, "\nGames by how they ended (a forfeit or resignation counts against the player at fault)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "Player\t%s\t\n", strings.Join(cols, "\t"))
+	fmt.Fprintf(tw, "Player\t%s\t", strings.Join(cols, "\t"))
+	if won {
+		fmt.Fprint(tw, "won by opponent's fault\t")
+	}
+	fmt.Fprintln(tw)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s", r.Player)
 		for _, c := range cols {
 			fmt.Fprintf(tw, "\t%d", r.Ends[c])
 		}
-		fmt.Fprintln(tw, "\t")
+		fmt.Fprint(tw, "\t")
+		if won {
+			n := 0
+			for _, k := range r.WonBy {
+				n += k
+			}
+			fmt.Fprintf(tw, "%d\t", n)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

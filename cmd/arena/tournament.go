@@ -350,6 +350,10 @@ func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if rated {
+		fmt.Fprintln(w, "\nRating: this tournament's maximum-likelihood rating, with its 95% interval (±); the ranking\n"+
+			"follows it. Elo: the running Elo, carried in the database from one tournament to the next.")
+	}
 	return writeTerminations(w, rows)
 }
 

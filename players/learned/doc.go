@@ -8,7 +8,8 @@
 //	weights=PATH  the weights file (required)
 //	depth=N       search depth in plies, 1 to lookahead.MaxDepth (default 1: the
 //	              network picks the move whose resulting position it likes best, as
-//	              the strategy network paper plays)
+//	              the strategy network paper plays; in checkers, the position once
+//	              the captures the move leaves have been played out)
 //
 // The file is read and checked when the agent is made, so a missing, malformed or
 // unreadable file fails at start-up; a tournament also checks the file's game (for

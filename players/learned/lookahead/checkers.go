@@ -17,8 +17,9 @@ const MaxCheckersMoves = maxMoves
 type CheckersResult struct {
 	Move  game.Move
 	Value float64 // from the point of view of the side to move at the root
-	// Leaf is the position at the end of the principal variation (it may be finished);
-	// Reply is the second move of the variation, or -1 when there is none.
+	// Leaf is the position at the end of the principal variation (it may be finished),
+	// with no capture pending; Reply is the second move of the variation, or -1 when
+	// there is none (at depth 1, there is one when Move leaves the opponent a capture).
 	Leaf  checkers.State
 	Reply game.Move
 	Nodes int
@@ -28,6 +29,17 @@ type CheckersResult struct {
 // positions: alpha-beta negamax to a fixed depth, leaves scored from the root side's
 // point of view with a checkers evaluation, a finished game scored by CheckersTerminal,
 // ties at the root broken at random. It is not safe for concurrent use.
+//
+// In checkers (not give-away), a position whose side to move must capture is never
+// scored: at the depth limit the search plays the captures out (all of them, each side
+// choosing its best, as captures are compulsory) and scores the first position without
+// one. Scored as it stands, such a position still holds the piece about to be taken, and
+// its mobility features count the one or two captures of the side to move instead of
+// its usual half-dozen moves: at one ply, the position after a move that gives a piece
+// away looked no worse, and with the negative mobility weights a learner takes on after
+// its first lost games, better, and learners trained at one ply learned to give their
+// pieces away (docs/learning.md). Give-away positions are scored at the depth limit as
+// they stand, as the seed 002 reproduction was run.
 type CheckersSearcher struct {
 	Eval model.CheckersEvaluator
 	x    search[checkers.State, *checkers.State, checkersScore]
@@ -36,11 +48,17 @@ type CheckersSearcher struct {
 // checkersScore scores checkers positions for the search.
 type checkersScore struct{ e model.CheckersEvaluator }
 
-func (c checkersScore) leaf(s *checkers.State, root game.Seat, over bool) float64 {
+// leaf declines, when it may, a checkers position whose side to move must capture: its
+// value rests on the captures to come, which the evaluation does not see (see
+// CheckersSearcher).
+func (c checkersScore) leaf(s *checkers.State, root game.Seat, over, extend bool) (float64, bool) {
 	if over {
-		return forMover(CheckersTerminal(s, root), s.Side(), root)
+		return forMover(CheckersTerminal(s, root), s.Side(), root), true
 	}
-	return forMover(c.e.EvalCheckers(model.FromCheckers(s, root)), s.Side(), root)
+	if extend && s.Variant() == checkers.Standard && s.MustCapture() {
+		return 0, false
+	}
+	return forMover(c.e.EvalCheckers(model.FromCheckers(s, root)), s.Side(), root), true
 }
 
 // CheckersTerminal returns the value of a finished checkers game for seat: WinValue,

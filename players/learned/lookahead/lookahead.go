@@ -13,7 +13,10 @@
 // an unfinished position (those stay within (-99, 99) for tanh-linear, but a strategy
 // network's sums are unbounded, so it sees the finish as one more score). In checkers a
 // finished game scores by its returns (CheckersTerminal): the side left without a move
-// loses checkers and wins give-away, and a game ended by the draw rule scores 0.
+// loses checkers and wins give-away, and a game ended by the draw rule scores 0. A
+// search of (standard) checkers does not stop where the side to move must capture: it
+// plays the captures out, past its depth, and scores the position after them
+// (CheckersSearcher).
 //
 // Moves of equal value at the root are chosen among uniformly at random, as the strategy
 // network paper asks; deeper ties keep the first move found. Search allocates nothing
@@ -56,11 +59,12 @@ type Searcher struct {
 // othelloScore scores Othello positions for the search.
 type othelloScore struct{ e model.Evaluator }
 
-func (o othelloScore) leaf(s *othello.State, root game.Seat, over bool) float64 {
+// leaf scores every Othello position where the search stops: none is left unsettled.
+func (o othelloScore) leaf(s *othello.State, root game.Seat, over, _ bool) (float64, bool) {
 	if over {
-		return forMover(Terminal(s, root), s.Side(), root)
+		return forMover(Terminal(s, root), s.Side(), root), true
 	}
-	return forMover(o.e.Eval(model.FromState(s, root)), s.Side(), root)
+	return forMover(o.e.Eval(model.FromState(s, root)), s.Side(), root), true
 }
 
 // Terminal returns the value of a finished game for seat: WinValue, -WinValue or 0.

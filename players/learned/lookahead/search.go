@@ -19,11 +19,14 @@ type position[S any] interface {
 
 // scorer scores the positions where the search stops: leaf returns the score of s for
 // root, negated when root's opponent is to move in s (so that negamax can maximise it),
-// s being finished when over and otherwise at the depth limit. It is one call rather
-// than an evaluation and a side to move because each call through a type parameter is
-// an indirect call, and leaves are most of the nodes.
+// s being finished when over and otherwise at the depth limit. With extend, it may
+// decline instead (settled false, no score) when s is not settled, such as a checkers
+// position whose side to move has a capture pending: the search then carries on from s
+// through its moves, depth or no depth. It is one call rather than an evaluation and a
+// side to move because each call through a type parameter is an indirect call, and
+// leaves are most of the nodes.
 type scorer[S any] interface {
-	leaf(s *S, root game.Seat, over bool) float64
+	leaf(s *S, root game.Seat, over, extend bool) (v float64, settled bool)
 }
 
 // forMover turns root's score v of a position where mover is to move into the value
@@ -35,6 +38,15 @@ func forMover(v float64, mover, root game.Seat) float64 {
 	return v
 }
 
+// maxExtension bounds the plies a search plays beyond its depth to reach a settled
+// position (see scorer). Every checkers capture takes a piece, so a line of captures
+// ends within 23 plies; the bound is there for the room of the buffers, and a leaf
+// reached at it is scored as it stands.
+const maxExtension = 24
+
+// maxPly is the room of the search's per-ply buffers: the depth and its extension.
+const maxPly = MaxDepth + maxExtension
+
 // maxMoves is the room kept for the legal moves of one position at each ply: every
 // Othello position fits, and no checkers position met in play has more; a position with
 // more still searches correctly but allocates.
@@ -45,12 +57,13 @@ const maxMoves = 64
 type search[S any, P position[S], E scorer[S]] struct {
 	score E
 	nodes int
-	moves [MaxDepth + 1][maxMoves]game.Move
-	// child holds the position after each move at each depth. A local copy would do,
+	// The buffers are indexed by ply, the root being ply 0.
+	moves [maxPly + 1][maxMoves]game.Move
+	// child holds the position after each move at each ply. A local copy would do,
 	// but a call through a type parameter's method is opaque to escape analysis, which
 	// would move the copy to the heap at every node.
-	child [MaxDepth + 1]S
-	pv    [MaxDepth + 1]line[S]
+	child [maxPly + 1]S
+	pv    [maxPly + 1]line[S]
 }
 
 // line is the principal variation found below a node: its leaf and its first move.
@@ -74,11 +87,11 @@ func (x *search[S, P, E]) run(s P, depth int, rng *rand.Rand) found[S] {
 	depth = max(1, min(depth, MaxDepth))
 	x.nodes = 1
 	seat := s.ToMove()
-	legal := s.LegalMoves(seat, x.moves[depth][:0])
+	legal := s.LegalMoves(seat, x.moves[0][:0])
 	best := math.Inf(-1)
 	res := found[S]{reply: -1}
 	ties := 0
-	c := &x.child[depth]
+	c := &x.child[0]
 	for _, m := range legal {
 		*c = *s
 		_ = P(c).Play(m)
@@ -87,7 +100,7 @@ func (x *search[S, P, E]) run(s P, depth int, rng *rand.Rand) found[S] {
 		if ties > 0 {
 			alpha = best - 1e-9
 		}
-		v := -x.negamax(c, depth-1, math.Inf(-1), -alpha, seat)
+		v := -x.negamax(c, 1, depth-1, math.Inf(-1), -alpha, seat)
 		switch {
 		case ties == 0 || v > best+1e-9:
 			best, ties = v, 1
@@ -99,7 +112,7 @@ func (x *search[S, P, E]) run(s P, depth int, rng *rand.Rand) found[S] {
 		default:
 			continue
 		}
-		l := &x.pv[depth-1]
+		l := &x.pv[1]
 		res.move, res.value = m, v
 		res.leaf, res.reply = l.leaf, l.first
 	}
@@ -107,28 +120,31 @@ func (x *search[S, P, E]) run(s P, depth int, rng *rand.Rand) found[S] {
 	return res
 }
 
-// negamax returns the value of s for its side to move (the root's score, negated when
-// the root's opponent is to move) and leaves the principal variation below s in
-// x.pv[depth] when the value lies inside (alpha, beta).
-func (x *search[S, P, E]) negamax(s P, depth int, alpha, beta float64, root game.Seat) float64 {
+// negamax returns the value of s, at ply from the root with depth plies left, for its
+// side to move (the root's score, negated when the root's opponent is to move) and
+// leaves the principal variation below s in x.pv[ply] when the value lies inside
+// (alpha, beta). Past the depth it goes on while the scorer finds s unsettled.
+func (x *search[S, P, E]) negamax(s P, ply, depth int, alpha, beta float64, root game.Seat) float64 {
 	x.nodes++
-	l := &x.pv[depth]
+	l := &x.pv[ply]
 	seat := s.ToMove()
-	if seat == game.Terminal || depth == 0 {
-		l.leaf, l.first = *s, -1
-		return x.score.leaf(s, root, seat == game.Terminal)
+	if seat == game.Terminal || depth <= 0 {
+		if v, settled := x.score.leaf(s, root, seat == game.Terminal, ply < maxPly); settled {
+			l.leaf, l.first = *s, -1
+			return v
+		}
 	}
 	best := math.Inf(-1)
-	c := &x.child[depth]
-	for _, m := range s.LegalMoves(seat, x.moves[depth][:0]) {
+	c := &x.child[ply]
+	for _, m := range s.LegalMoves(seat, x.moves[ply][:0]) {
 		*c = *s
 		_ = P(c).Play(m)
-		v := -x.negamax(c, depth-1, -beta, -alpha, root)
+		v := -x.negamax(c, ply+1, depth-1, -beta, -alpha, root)
 		if v > best {
 			best = v
 			if v > alpha {
 				alpha = v
-				l.leaf, l.first = x.pv[depth-1].leaf, m
+				l.leaf, l.first = x.pv[ply+1].leaf, m
 			}
 			if alpha >= beta {
 				break

@@ -50,6 +50,35 @@ func TestCheckersLearns(t *testing.T) {
 	}
 }
 
+// TestCheckersLearnsAtDepth1 trains 1-ply TD and TDLeaf learners briefly against the
+// random player and checks that they then beat it clearly more often than their initial
+// (zero) weights did. At one ply every leaf is the position after the learner's move;
+// scored with the opponent's capture still to come, a piece given away looked free (and
+// even good, the opponent's mobility then counting its one capture), and learners that
+// lost their first games learned to give pieces away, ending near 0%.
+func TestCheckersLearnsAtDepth1(t *testing.T) {
+	for _, tc := range []struct {
+		game, method string
+	}{
+		{"checkers", MethodTD}, {"checkers", MethodTDLeaf}, {"giveaway", MethodTD}, {"giveaway", MethodTDLeaf},
+	} {
+		t.Run(tc.game+"/"+tc.method, func(t *testing.T) {
+			cfg := Config{Game: tc.game, Method: tc.method, Depth: 1, Seed: 1, Opponents: []Opponent{random},
+				Test: []Opponent{random}, TestGames: 20, TestFirst: true, Games: 60, Every: 60}
+			st := run(t, cfg).State()
+			if len(st.Curve) != 2 || len(st.Curve[0].Test) != 1 || len(st.Curve[1].Test) != 1 {
+				t.Fatalf("curve %+v", st.Curve)
+			}
+			before, after := st.Curve[0].Test[0].Score(), st.Curve[1].Test[0].Score()
+			t.Logf("test score %.1f%% before training, %.1f%% after %d games", before, after, cfg.Games)
+			if after < 80 || after < before+10 {
+				t.Errorf("test score %.1f%% before training, %.1f%% after: want at least 80%% and 10 points more", before, after)
+			}
+			finite(t, st.Weights)
+		})
+	}
+}
+
 // TestCheckersResumeIsExact: a checkers run stopped and resumed trains exactly the
 // weights of one never stopped.
 func TestCheckersResumeIsExact(t *testing.T) {

@@ -129,7 +129,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "trained %s on %s: %d games (%d wins, %d draws, %d losses) in %s, %.0f games/s\n",
 		cfg.Method, cfg.Game, st.Played, st.Wins, st.Draws, st.Losses,
 		time.Duration(st.Seconds*float64(time.Second)).Round(time.Millisecond), float64(st.Played)/max(st.Seconds, 1e-9))
-	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; last 500: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.rate())
+	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; over %s: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.label(st.Played), recent.rate())
 	if first := curve[0]; first.Games == 0 {
 		for _, sc := range train.Pooled(cfg.Test, first.Test) {
 			fmt.Fprintf(stdout, "test against %s before training: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
@@ -204,6 +204,16 @@ func (w *window) add(r int) {
 }
 
 func (w *window) rate() float64 { return 100 * float64(w.wins) / float64(max(1, len(w.results))) }
+
+// label names the games the window holds, given how many the training has played in all:
+// "the last 500", or "all 300 games" when it holds every one (a run shorter than the window).
+// After a resume the window holds only the games played since.
+func (w *window) label(played int) string {
+	if len(w.results) == played {
+		return fmt.Sprintf("all %d games", played)
+	}
+	return fmt.Sprintf("the last %d", len(w.results))
+}
 
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.

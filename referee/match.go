@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -681,12 +682,14 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 }
 
 // timeText describes the seat's allowance for a Detail: "100ms+50ms" under a per-move
-// limit, "the 1.5s left on its clock+50ms" on a game clock.
+// limit, "the 1.5s left on its clock+50ms" on a game clock. The figures keep three
+// significant digits, rounded down, so that a late reply's time, written with
+// humantime.RoundAbove, is always more than the allowance as written.
 func (g *run) timeText(seat int) string {
 	if g.clock != nil {
-		return fmt.Sprintf("the %v left on its clock+%v", g.clock[seat], g.margin)
+		return fmt.Sprintf("the %v left on its clock+%v", humantime.Truncate(g.clock[seat]), humantime.Truncate(g.margin))
 	}
-	return fmt.Sprintf("%v+%v", g.m.TC.PerMove, g.margin)
+	return fmt.Sprintf("%v+%v", humantime.Truncate(g.m.TC.PerMove), humantime.Truncate(g.margin))
 }
 
 // judge decides what a seat's reply to the turn at ply amounts to. It never trusts the
@@ -716,7 +719,7 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 	case ex.timedOut:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
 	case ex.elapsed > g.limit(seat):
-		return fault(protocol.ReasonTimeForfeit, "reply after %v, later than %s", ex.elapsed, g.timeText(seat))
+		return fault(protocol.ReasonTimeForfeit, "reply after %v, later than %s", humantime.RoundAbove(ex.elapsed, g.limit(seat)), g.timeText(seat))
 	case ex.bad != nil:
 		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
 	}

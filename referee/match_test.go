@@ -281,6 +281,8 @@ func TestJudge(t *testing.T) {
 	}{
 		{"late reply", decoded(reply(req, "1"), limit+time.Microsecond), protocol.ReasonTimeForfeit,
 			"alice: reply after 150.001ms, later than 100ms+50ms"},
+		{"late reply, measured to the nanosecond", decoded(reply(req, "1"), limit+52339679*time.Nanosecond), protocol.ReasonTimeForfeit,
+			"alice: reply after 202ms, later than 100ms+50ms"},
 		{"late garbage is late", decoded([]byte("garbage"), limit+time.Microsecond), protocol.ReasonTimeForfeit, "later than"},
 		{"reply at the limit", decoded(reply(req, "2"), limit), "", ""},
 		{"timed out", exchange{timedOut: true, elapsed: limit}, protocol.ReasonTimeForfeit, "alice: no reply within 100ms+50ms"},

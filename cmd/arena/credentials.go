@@ -18,25 +18,16 @@ import (
 // runCredentials is `arena credentials add|list|remove|export`: the credentials of a secured
 // bus, kept in the referee's database (hashes and public keys only).
 func runCredentials(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	subs := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"add": credentialsAdd, "list": credentialsList, "remove": credentialsRemove, "export": credentialsExport,
+	return runSubcommand(ctx, "credentials", credentialsSubcommands(), args, stdout, stderr)
+}
+
+func credentialsSubcommands() []subcommand {
+	return []subcommand{
+		{"add", "make a client's credentials: the secret goes to a file, the database keeps its hash or public key", credentialsAdd},
+		{"list", "list the credentials in a database", credentialsList},
+		{"remove", "remove a client's credentials", credentialsRemove},
+		{"export", "write a nats-server configuration with the credentials and their permissions", credentialsExport},
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "Usage: arena credentials add NAME [--role player|spectator|admin|referee] [--nkey] [--out FILE] [--db FILE]")
-		fmt.Fprintln(stderr, "       arena credentials list [--db FILE]")
-		fmt.Fprintln(stderr, "       arena credentials remove NAME [--db FILE]")
-		fmt.Fprintln(stderr, "       arena credentials export [--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N] [--db FILE]")
-		fmt.Fprintln(stderr, "\nRun 'arena credentials SUBCOMMAND -h' for its flags.")
-		if len(args) == 0 {
-			return usagef("want a subcommand: add, list, remove or export")
-		}
-		return errHelp
-	}
-	sub, ok := subs[args[0]]
-	if !ok {
-		return usagef("unknown subcommand %q: want add, list, remove or export", args[0])
-	}
-	return sub(ctx, args[1:], stdout, stderr)
 }
 
 // openCredentialsDB opens the database a referee keeps its credentials in. add creates it;
@@ -68,8 +59,11 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	name := fs.Arg(0)
+	if err := auth.CheckName(name); err != nil {
+		return usagef("%s", strings.TrimPrefix(err.Error(), "auth: "))
+	}
 	if err := auth.CheckRole(*role); err != nil {
-		return usagef("--role: %v", err)
+		return usagef("--role: %s", strings.TrimPrefix(err.Error(), "auth: "))
 	}
 	var f auth.File
 	var c store.Credential

@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/internal/plot"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/experience"
@@ -24,20 +25,16 @@ import (
 // runExperience runs the experience-base tools: "run" plays the experience player against
 // opponents in process and writes its learning curves; "stats" describes a base.
 func runExperience(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "Usage: arena experience run|stats [flags]   (arena experience run --help for the flags)")
-		if len(args) == 0 {
-			return usagef("experience: want a subcommand: run or stats")
-		}
-		return errHelp
+	return runSubcommand(ctx, "experience", experienceSubcommands(), args, stdout, stderr)
+}
+
+func experienceSubcommands() []subcommand {
+	return []subcommand{
+		{"run", "play the experience player against opponents in process, with its learning curves", runExperienceRun},
+		{"stats", "describe a base: games, nodes, size, hit rate", func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+			return runExperienceStats(args, stdout, stderr)
+		}},
 	}
-	switch args[0] {
-	case "run":
-		return runExperienceRun(ctx, args[1:], stdout, stderr)
-	case "stats":
-		return runExperienceStats(args[1:], stdout, stderr)
-	}
-	return usagef("experience: unknown subcommand %q (known: run, stats)", args[0])
 }
 
 func runExperienceStats(args []string, stdout, stderr io.Writer) error {
@@ -300,7 +297,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	n := len(rows)
 	fmt.Fprintf(stdout, "%d games in %s; %s; base %d nodes, %d bytes\n",
-		n, time.Since(start).Round(time.Millisecond), summaryWindows(rows, 50), rows[n-1].nodes, rows[n-1].bytes)
+		n, humantime.Round(time.Since(start)), summaryWindows(rows, 50), rows[n-1].nodes, rows[n-1].bytes)
 	fmt.Fprintf(stdout, "wrote %s.csv, %s-margin.svg, %s-hits.svg, %s-size.svg\n", *out, *out, *out, *out)
 	return nil
 }

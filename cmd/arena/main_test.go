@@ -114,6 +114,11 @@ func TestCLIErrors(t *testing.T) {
 	}{
 		{"unknown command", []string{"dance"}, 2, "unknown command", ""},
 		{"bad flag", []string{"tournament", "--colour", "red"}, 2, "flag provided but not defined", ""},
+		{"mistyped command", []string{"tournamnet"}, 2, "did you mean 'tournament'?", ""},
+		{"mistyped subcommand", []string{"credentials", "ad"}, 2, "arena credentials: unknown subcommand \"ad\"; did you mean 'add'?", ""},
+		{"no ipd subcommand", []string{"ipd"}, 2, "arena ipd: want a subcommand: simulate (", ""},
+		{"no experience subcommand", []string{"experience"}, 2, "arena experience: want a subcommand: run or stats (", ""},
+		{"subcommand usage error", []string{"ipd", "simulate", "--trials", "0"}, 2, "(see 'arena ipd simulate -h')", ""},
 		{"unknown game", append([]string{"tournament", "--game", "chess", "--db", filepath.Join(dir, "a.db")}, good...), 2, "unknown game", filepath.Join(dir, "a.db")},
 		{"unknown agent", []string{"tournament", "--players", "random,deepblue", "--db", filepath.Join(dir, "b.db")}, 2, `unknown agent "deepblue"`, filepath.Join(dir, "b.db")},
 		{"one player", []string{"tournament", "--players", "random", "--db", filepath.Join(dir, "c.db")}, 2, "at least two players", filepath.Join(dir, "c.db")},

@@ -70,7 +70,8 @@ func TestCredentialsCommand(t *testing.T) {
 	}{
 		{"duplicate", []string{"add", "alice", "--db", db}, 1, "already has credentials"},
 		{"bad role", []string{"add", "eve", "--role", "root", "--db", db}, 2, "unknown role"},
-		{"bad name", []string{"add", "e.ve", "--db", db}, 2, "name"},
+		{"bad name", []string{"add", "e.ve", "--db", db}, 2, `arena credentials add: invalid name "e.ve": a name is 1 to 64 characters, each a letter A-Z or a-z, a digit 0-9, '-' or '_'`},
+		{"bad name is not a bad file", []string{"add", "bad name!", "--db", db}, 2, `invalid name "bad name!"`},
 		{"no name", []string{"add", "--db", db}, 2, "want 1 argument"},
 		{"out exists", []string{"add", "eve", "--out", teacher, "--db", db}, 2, "exists"},
 		{"remove unknown", []string{"remove", "eve", "--db", db}, 1, "no credentials for eve"},
@@ -83,6 +84,9 @@ func TestCredentialsCommand(t *testing.T) {
 			code, _, errOut := runCLI(t, append([]string{"credentials"}, tt.args...)...)
 			if code != tt.code || !strings.Contains(errOut, tt.want) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, tt.code, tt.want)
+			}
+			if strings.Contains(errOut, "malformed") { // no credentials file is read here
+				t.Errorf("stderr %q speaks of a malformed file", errOut)
 			}
 		})
 	}

@@ -145,7 +145,9 @@ func TestTrainErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--method", "td", "--opponents", "hp1"}, "--out is required"},
-		{[]string{"--method", "sarsa", "--opponents", "hp1", "--out", "x.json"}, "unknown method"},
+		{[]string{"--method", "sarsa", "--opponents", "hp1", "--out", "x.json"}, `unknown method "sarsa": want td, tdleaf, strategy-net, evo or coevo`},
+		{[]string{"--method", "co-evo", "--out", "x.json"}, `unknown method "co-evo"; did you mean 'coevo'?`},
+		{[]string{"--opponents", "hp1", "--out", "x.json"}, "--method is required: td, tdleaf, strategy-net, evo or coevo"},
 		{[]string{"--method", "td", "--opponents", "nobody", "--out", "x.json"}, "unknown agent"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--game", "ipd", "--out", "x.json"}, "Othello only"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--alpha", "2", "--out", "x.json"}, "alpha"},

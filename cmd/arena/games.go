@@ -53,7 +53,7 @@ func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", "--db FILE --format pgn|json|csv|ggf [--tournament ID] [--game GAME] [--out FILE]", stderr)
 	dbPath := fs.String("db", "arena.db", "the database")
-	format := fs.String("format", export.FormatPGN, "pgn (Ordo, BayesElo), json, csv, or ggf (Othello games)")
+	format := fs.String("format", export.FormatPGN, "pgn (Ordo, BayesElo; checkers and giveaway games as PDN, the first mover Black), json, csv, or ggf (Othello games)")
 	tid := fs.Int64("tournament", 0, "one tournament's games (default: all)")
 	gameName := fs.String("game", "", "only games of this game")
 	out := fs.String("out", "", "write to FILE instead of standard output")

@@ -23,10 +23,11 @@ pids=() # every background process started here, in start order
 # The process may end, and its /proc entry go, at any moment, even between a test and a
 # read: so there is no test, and a read that fails is "not running". Its error is
 # silenced by the braces, since the shell opens a command's redirections in order and
-# "<file 2>/dev/null" would report a missing file before the 2>/dev/null applies.
+# "<file 2>/dev/null" would report a missing file before the 2>/dev/null applies. (Not
+# stat=$(<file): under set -e a missing file there ends the whole script.)
 running() {
 	local stat
-	{ stat=$(<"/proc/$1/stat"); } 2>/dev/null || return 1
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
 	# The state follows the command name, which is in parentheses and may hold blanks.
 	stat=${stat##*) }
 	[ "${stat%% *}" != Z ]

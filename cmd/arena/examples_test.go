@@ -14,7 +14,8 @@ import (
 // TestRunExamplesRunning checks the running function of examples/run-examples.sh, which
 // polls /proc for processes that may end at any moment: it must tell a live process from
 // one that has ended or is a zombie, and say nothing on stderr when a process ends while
-// it looks (the script printed "/proc/PID/stat: No such file or directory" then).
+// it looks (the script printed "/proc/PID/stat: No such file or directory" then), nor end
+// the script, which runs under set -e.
 func TestRunExamplesRunning(t *testing.T) {
 	script, err := os.ReadFile(filepath.Join("..", "..", "examples", "run-examples.sh"))
 	if err != nil {
@@ -27,7 +28,7 @@ func TestRunExamplesRunning(t *testing.T) {
 		t.Fatal("no running() function in run-examples.sh")
 	}
 	fn := text[start+1 : start+1+end+3]
-	harness := fn + `
+	harness := "set -euo pipefail # as in the script\n" + fn + `
 running $$ || echo "bash itself is not running"
 running 999999999 && echo "a process that does not exist is running"
 # A zombie: a child of sleep, which never reaps it.
@@ -41,7 +42,7 @@ running "$holder" || echo "a sleeping process is not running"
 [ -n "$zombie" ] || echo "no zombie"
 running "$zombie" && echo "zombie $zombie is running"
 kill "$holder"
-wait "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null || true
 # Processes that end while running() looks at them: bash reaps its children as they
 # end, so /proc/PID goes at any moment.
 for i in $(seq 300); do
@@ -50,6 +51,7 @@ for i in $(seq 300); do
 	(while running $p; do :; done)
 	wait $p
 done
+echo done
 `
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -59,7 +61,7 @@ done
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
 	}
-	if stdout.Len() > 0 || stderr.Len() > 0 {
+	if stdout.String() != "done\n" || stderr.Len() > 0 {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
 }

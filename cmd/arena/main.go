@@ -84,6 +84,7 @@ func commands() []command {
 		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
+		{"completion", "print a shell completion script: arena completion bash", runCompletion},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -172,5 +173,6 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' or 'arena help COMMAND' for a command's flags;")
+	fmt.Fprintln(w, "'source <(arena completion bash)' completes commands and flags in bash.")
 }

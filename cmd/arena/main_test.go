@@ -113,7 +113,9 @@ func TestCLIErrors(t *testing.T) {
 		dbPath   string // must not exist afterwards
 	}{
 		{"unknown command", []string{"dance"}, 2, "unknown command", ""},
-		{"bad flag", []string{"tournament", "--colour", "red"}, 2, "flag provided but not defined", ""},
+		{"bad flag", []string{"tournament", "--colour", "red"}, 2, "unknown flag --colour (see 'arena tournament -h')", ""},
+		{"mistyped flag", []string{"tournament", "--round", "2"}, 2, "unknown flag --round; did you mean --rounds?", ""},
+		{"mistyped flag of a subcommand", []string{"ipd", "simulate", "--trails", "2"}, 2, "arena ipd simulate: unknown flag --trails; did you mean --trials?", ""},
 		{"mistyped command", []string{"tournamnet"}, 2, "did you mean 'tournament'?", ""},
 		{"mistyped subcommand", []string{"credentials", "ad"}, 2, "arena credentials: unknown subcommand \"ad\"; did you mean 'add'?", ""},
 		{"no ipd subcommand", []string{"ipd"}, 2, "arena ipd: want a subcommand: simulate (", ""},

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -33,15 +35,21 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// suggest returns the candidates the mistyped word was most likely meant to be: the only
-// candidate the word begins, if it has at least 3 letters ("tourn" for "tournament"), or
-// else those at the smallest edit distance, if that is small for the word's length (one
-// edit up to 5 letters, two up to 11, three beyond). Case is ignored. It returns nothing
-// when no candidate is close, and at most three, in alphabetical order.
+// suggest returns the candidates the mistyped word was most likely meant to be: the one
+// it equals but for case; or else the only candidate the word begins, if it has at least
+// 3 letters ("tourn" for "tournament"); or else those at the smallest edit distance, if
+// that is small for the word's length (one edit up to 5 letters, two up to 11, three
+// beyond). Case is ignored. It returns nothing when no candidate is close, and at most
+// three, in alphabetical order.
 func suggest(word string, candidates []string) []string {
 	w := strings.ToLower(word)
 	if w == "" {
 		return nil
+	}
+	for _, c := range candidates {
+		if strings.ToLower(c) == w {
+			return []string{c}
+		}
 	}
 	var found []string
 	if len(w) >= 3 {
@@ -86,3 +94,31 @@ func didYouMean(word string, candidates []string, quote func(string) string) str
 
 // quoted writes a command name as the suggestions show it: 'tournament'.
 func quoted(s string) string { return "'" + s + "'" }
+
+// dashed writes a flag name as the suggestions show it: --rounds.
+func dashed(s string) string { return "--" + s }
+
+// flagError rewrites an error of fs.Parse for the user: an undefined flag is named with
+// the flags it is close to ("unknown flag --round; did you mean --rounds?"); other errors
+// are the flag package's own.
+func flagError(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return err.Error()
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	msg := fmt.Sprintf("unknown flag --%s", name)
+	if s := didYouMean(name, names, dashed); s != "" {
+		msg += ";" + s
+	}
+	return msg
+}
+
+// hasFlags reports whether fs defines any flag.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -92,4 +93,12 @@ func printSubcommands(w io.Writer, parent string, subs []subcommand) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, s.name, s.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'arena %s SUBCOMMAND -h' for its flags.\n", parent)
+}
+
+// hasFlags reports whether fs defines any flag: a help without flags has no Flags
+// section.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }

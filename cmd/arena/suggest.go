@@ -115,10 +115,3 @@ func flagError(fs *flag.FlagSet, err error) string {
 	}
 	return msg
 }
-
-// hasFlags reports whether fs defines any flag.
-func hasFlags(fs *flag.FlagSet) bool {
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	return n > 0
-}

@@ -61,6 +61,19 @@ func CheckRole(role string) error {
 	return fmt.Errorf("%w %q: want %s", ErrRole, role, strings.Join(Roles, ", "))
 }
 
+// ErrName is wrapped by errors about a name a credential cannot have.
+var ErrName = errors.New("auth: invalid name")
+
+// CheckName returns an error wrapping ErrName unless name can name a client: 1 to 64
+// letters A-Z and a-z, digits 0-9, '-' and '_', since the name is a token of the NATS
+// subjects the client may use (protocol.ValidName).
+func CheckName(name string) error {
+	if !protocol.ValidName(name) {
+		return fmt.Errorf("%w %q: a name is 1 to 64 characters, each a letter A-Z or a-z, a digit 0-9, '-' or '_'", ErrName, name)
+	}
+	return nil
+}
+
 // InboxPrefix is the inbox prefix a client of role and name uses for its requests'
 // answers, and the only inbox it may subscribe to. Spectators make no requests and have
 // none ("").

@@ -100,7 +100,11 @@ func TestNewCredentials(t *testing.T) {
 		}
 	})
 	t.Run("bad identity", func(t *testing.T) {
-		if _, _, err := NewPassword("a b", store.RolePlayer); !errors.Is(err, ErrMalformed) {
+		// A name being made is not a file's content: not "malformed credentials file".
+		if _, _, err := NewPassword("a b", store.RolePlayer); !errors.Is(err, ErrName) || errors.Is(err, ErrMalformed) {
+			t.Errorf("bad name: %v", err)
+		}
+		if _, _, err := NewNkey("bad name!", store.RolePlayer); !errors.Is(err, ErrName) || !strings.Contains(err.Error(), "A-Z") {
 			t.Errorf("bad name: %v", err)
 		}
 		if _, _, err := NewNkey("bob", "root"); !errors.Is(err, ErrRole) {

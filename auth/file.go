@@ -12,7 +12,6 @@ import (
 	"github.com/nats-io/nkeys"
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )
 
@@ -100,19 +99,30 @@ func ReadFile(path string) (File, error) {
 	return f, nil
 }
 
+// checkIdentity checks the name and the role of a credential being made: errors wrap
+// ErrName or ErrRole.
 func (f File) checkIdentity() error {
-	if err := protocol.CheckName("name", f.Name); err != nil {
-		return fmt.Errorf("%w: name %q must be 1-64 characters of A-Z a-z 0-9 - _", ErrMalformed, f.Name)
+	if err := CheckName(f.Name); err != nil {
+		return err
 	}
-	if err := CheckRole(f.Role); err != nil {
-		return fmt.Errorf("%w: %w", ErrMalformed, err)
-	}
-	return nil
+	return CheckRole(f.Role)
 }
 
+// malformedIdentity is a file's bad name or role: it wraps ErrMalformed and the error
+// about the name or role, and says each prefix once.
+type malformedIdentity struct{ err error }
+
+func (e malformedIdentity) Error() string {
+	return ErrMalformed.Error() + ": " + strings.TrimPrefix(e.err.Error(), "auth: ")
+}
+
+func (e malformedIdentity) Unwrap() []error { return []error{ErrMalformed, e.err} }
+
+// check checks a credentials file's content: errors wrap ErrMalformed (and ErrName or
+// ErrRole for a bad identity).
 func (f File) check() error {
 	if err := f.checkIdentity(); err != nil {
-		return err
+		return malformedIdentity{err}
 	}
 	switch {
 	case f.Password == "" && f.Nkey == "":

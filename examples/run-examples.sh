@@ -20,11 +20,17 @@ tmp=$(mktemp -d)
 pids=() # every background process started here, in start order
 
 # running tells whether process $1 is alive (a zombie that only waits to be reaped is not).
+# The process may end, and its /proc entry go, at any moment, even between a test and a
+# read: so there is no test, and a read that fails is "not running". Its error is
+# silenced by the braces, since the shell opens a command's redirections in order and
+# "<file 2>/dev/null" would report a missing file before the 2>/dev/null applies. (Not
+# stat=$(<file): under set -e a missing file there ends the whole script.)
 running() {
-	local state=""
-	[ -r "/proc/$1/stat" ] || return 1
-	read -r _ _ state _ <"/proc/$1/stat" 2>/dev/null || return 1
-	[ "$state" != Z ]
+	local stat
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	# The state follows the command name, which is in parentheses and may hold blanks.
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
 }
 
 # stop ends the given processes: SIGTERM, up to 10 s to exit, then SIGKILL.

@@ -392,20 +392,3 @@ func TestTimeForfeitRecordsLateness(t *testing.T) {
 		})
 	}
 }
-
-func TestRoundDuration(t *testing.T) {
-	cases := []struct{ in, want time.Duration }{
-		{102339679 * time.Nanosecond, 102 * time.Millisecond},
-		{1234567 * time.Microsecond, 1230 * time.Millisecond},
-		{time.Microsecond, time.Microsecond},
-		{999, 999},
-		{150001 * time.Microsecond, 150 * time.Millisecond},
-		{-2345 * time.Microsecond, -2350 * time.Microsecond},
-		{0, 0},
-	}
-	for _, tc := range cases {
-		if got := roundDuration(tc.in); got != tc.want {
-			t.Errorf("roundDuration(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -709,12 +710,14 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 }
 
 // timeText describes the seat's allowance for a Detail: "100ms+50ms" under a per-move
-// limit, "the 1.5s left on its clock+50ms" on a game clock.
+// limit, "the 1.5s left on its clock+50ms" on a game clock. The figures keep three
+// significant digits, rounded down, so that a late reply's time, written with
+// humantime.RoundAbove, is always more than the allowance as written.
 func (g *run) timeText(seat int) string {
 	if g.clock != nil {
-		return fmt.Sprintf("the %v left on its clock+%v", g.clock[seat], g.margin)
+		return fmt.Sprintf("the %v left on its clock+%v", humantime.Truncate(g.clock[seat]), humantime.Truncate(g.margin))
 	}
-	return fmt.Sprintf("%v+%v", g.m.TC.PerMove, g.margin)
+	return fmt.Sprintf("%v+%v", humantime.Truncate(g.m.TC.PerMove), humantime.Truncate(g.margin))
 }
 
 // judge decides what a seat's reply to the turn at ply amounts to. It never trusts the
@@ -743,14 +746,14 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 		return fault(protocol.ReasonDisconnected, "no reply within %s, and nobody listens on %s any more: it went away while thinking", g.timeText(seat), protocol.TurnSubject(who))
 	case ex.timedOut && ex.late > 0:
 		out.late = ex.late
-		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s; it came %v after that", g.timeText(seat), stale, roundDuration(ex.late))
+		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s; it came %v after that", g.timeText(seat), stale, humantime.Round(ex.late))
 	case ex.timedOut && g.r.lateWatch > 0:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s, nor in the %v after", g.timeText(seat), stale, g.r.lateWatch)
 	case ex.timedOut:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
 	case ex.elapsed > g.limit(seat):
 		out.late = ex.elapsed - g.limit(seat)
-		return fault(protocol.ReasonTimeForfeit, "reply after %v, %v later than %s", roundDuration(ex.elapsed), roundDuration(out.late), g.timeText(seat))
+		return fault(protocol.ReasonTimeForfeit, "reply after %v, %v later than %s", humantime.RoundAbove(ex.elapsed, g.limit(seat)), humantime.Round(out.late), g.timeText(seat))
 	case ex.bad != nil:
 		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
 	}
@@ -990,14 +993,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "..."
-}
-
-// roundDuration rounds d to three significant digits for people to read: "102ms" rather
-// than "102.339679ms", "1.23s", "1µs".
-func roundDuration(d time.Duration) time.Duration {
-	unit := time.Duration(1)
-	for a := d.Abs(); a >= 1000; a /= 10 {
-		unit *= 10
-	}
-	return d.Round(unit)
 }

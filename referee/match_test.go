@@ -280,7 +280,9 @@ func TestJudge(t *testing.T) {
 		detail string
 	}{
 		{"late reply", decoded(reply(req, "1"), limit+time.Microsecond), protocol.ReasonTimeForfeit,
-			"alice: reply after 150ms, 1µs later than 100ms+50ms"},
+			"alice: reply after 150.001ms, 1µs later than 100ms+50ms"},
+		{"late reply, measured to the nanosecond", decoded(reply(req, "1"), limit+52339679*time.Nanosecond), protocol.ReasonTimeForfeit,
+			"alice: reply after 202ms, 52.3ms later than 100ms+50ms"},
 		{"late garbage is late", decoded([]byte("garbage"), limit+time.Microsecond), protocol.ReasonTimeForfeit, "later than"},
 		{"reply at the limit", decoded(reply(req, "2"), limit), "", ""},
 		{"timed out", exchange{timedOut: true, elapsed: limit}, protocol.ReasonTimeForfeit, "alice: no reply within 100ms+50ms"},

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -346,7 +347,7 @@ func (r *Referee) forfeitAbsent(m Match, absent []string, waited time.Duration, 
 		for _, a := range absent {
 			if p == a {
 				faults = append(faults, outcome{seat: seat, reason: protocol.ReasonAbsent,
-					detail: fmt.Sprintf("%s: not present after waiting %v", p, waited)})
+					detail: fmt.Sprintf("%s: not present after waiting %v", p, humantime.Round(waited))})
 				break
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
@@ -167,7 +168,7 @@ func (c *checker) start(ctx context.Context) (string, bool) {
 	if who == "" {
 		who = "an engine that gave no name"
 	}
-	return fmt.Sprintf("%s, ready in %v", who, roundMS(time.Since(begin))), true
+	return fmt.Sprintf("%s, ready in %v", who, humantime.Round(time.Since(begin))), true
 }
 
 // check asks for a move in one position and judges the answer.
@@ -187,7 +188,7 @@ func (c *checker) check(ctx context.Context, pos checkPosition) (string, bool) {
 	mctx, cancel := context.WithDeadline(ctx, t.Deadline)
 	dec, err := c.dialect.Move(mctx, c.proc, t)
 	cancel()
-	took := roundMS(time.Since(begin))
+	took := humantime.Round(time.Since(begin))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrExited) || !c.alive() {
 			c.dropEngine()
@@ -274,9 +275,6 @@ func describeFailure(err error, limit string, starting bool) string {
 	}
 	return fmt.Sprintf("%s (forfeit: %s); %s", what, code, detail)
 }
-
-// roundMS rounds d to the millisecond, never down to zero.
-func roundMS(d time.Duration) time.Duration { return max(d.Round(time.Millisecond), time.Millisecond) }
 
 // checkTurn builds the turn after moves, with the check's move time.
 func checkTurn(g game.Game, moves []string, moveTime time.Duration) (players.Turn, error) {

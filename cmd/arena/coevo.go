@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/internal/plot"
 	"github.com/arenaref/arena/players/learned/coevo"
 	"github.com/arenaref/arena/players/learned/model"
@@ -70,7 +71,7 @@ func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error
 		}
 	}
 	fmt.Fprintf(stdout, "mean generation of the first win: heuristic %s (%d of %d runs), exhaustive search %s (%d of %d runs); %s\n",
-		mean(sumHS, beatenHS), beatenHS, f.runs, mean(sumES, beatenES), beatenES, f.runs, time.Since(start).Round(time.Millisecond))
+		mean(sumHS, beatenHS), beatenHS, f.runs, mean(sumES, beatenES), beatenES, f.runs, humantime.Round(time.Since(start)))
 
 	file, err := model.NewFile(f.game, last.BestSecond, model.Training{Method: "coevo", Games: 0, Seed: f.seed + uint64(f.runs-1), Seat: "white",
 		Note: fmt.Sprintf("best second mover after %d generations of %d networks a side", len(last.Generations), f.population)})

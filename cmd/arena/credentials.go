@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mattn/go-isatty"
+
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -18,30 +20,24 @@ import (
 // runCredentials is `arena credentials add|list|remove|export`: the credentials of a secured
 // bus, kept in the referee's database (hashes and public keys only).
 func runCredentials(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	subs := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"add": credentialsAdd, "list": credentialsList, "remove": credentialsRemove, "export": credentialsExport,
+	return runSubcommand(ctx, "credentials", credentialsSubcommands(), args, stdout, stderr)
+}
+
+func credentialsSubcommands() []subcommand {
+	return []subcommand{
+		{"add", "make a client's credentials: the secret goes to a file, the database keeps its hash or public key", credentialsAdd},
+		{"list", "list the credentials in a database", credentialsList},
+		{"remove", "remove a client's credentials", credentialsRemove},
+		{"export", "write a nats-server configuration with the credentials and their permissions", credentialsExport},
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "Usage: arena credentials add NAME [--role player|spectator|admin|referee] [--nkey] [--out FILE] [--db FILE]")
-		fmt.Fprintln(stderr, "       arena credentials list [--db FILE]")
-		fmt.Fprintln(stderr, "       arena credentials remove NAME [--db FILE]")
-		fmt.Fprintln(stderr, "       arena credentials export [--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N] [--db FILE]")
-		fmt.Fprintln(stderr, "\nRun 'arena credentials SUBCOMMAND -h' for its flags.")
-		if len(args) == 0 {
-			return usagef("want a subcommand: add, list, remove or export")
-		}
-		return errHelp
-	}
-	sub, ok := subs[args[0]]
-	if !ok {
-		return usagef("unknown subcommand %q: want add, list, remove or export", args[0])
-	}
-	return sub(ctx, args[1:], stdout, stderr)
 }
 
 // openCredentialsDB opens the database a referee keeps its credentials in. add creates it;
 // the others want it to exist.
 func openCredentialsDB(ctx context.Context, path string, create bool) (*sqlite.DB, error) {
+	if err := requireDB(path); err != nil {
+		return nil, err
+	}
 	if !create {
 		if _, err := os.Stat(path); err != nil {
 			return nil, usagef("--db: %v", err)
@@ -55,11 +51,11 @@ func openCredentialsDB(ctx context.Context, path string, create bool) (*sqlite.D
 }
 
 func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials add", "NAME [--role player|spectator|admin|referee] [--nkey] [--out FILE] [--db FILE]", stderr)
+	fs := newFlagSet("credentials add", "NAME --db FILE [--role player|spectator|admin|referee] [--nkey] [--out FILE|-]", stderr)
 	role := fs.String("role", store.RolePlayer, "what the client may do: "+strings.Join(auth.Roles, ", "))
 	nkey := fs.Bool("nkey", false, "an nkey (a key pair; the store keeps the public key) instead of a password (the store keeps its bcrypt hash)")
-	out := fs.String("out", "", "write the credentials file here (mode 0600) instead of to standard output")
-	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	out := fs.String("out", "", "write the credentials file here (mode 0600); - for standard output. Without it the file goes to standard output only when that is not a terminal")
+	dbPath := fs.String("db", "", "the referee's SQLite database, which keeps the credential (required)")
 	// NAME may come before the flags.
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		args = append(append([]string{}, args[1:]...), args[0])
@@ -68,8 +64,20 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	name := fs.Arg(0)
+	if err := auth.CheckName(name); err != nil {
+		return usagef("%s", strings.TrimPrefix(err.Error(), "auth: "))
+	}
 	if err := auth.CheckRole(*role); err != nil {
-		return usagef("--role: %v", err)
+		return usagef("--role: %s", strings.TrimPrefix(err.Error(), "auth: "))
+	}
+	if err := requireDB(*dbPath); err != nil {
+		return err
+	}
+	// The secret is shown once: not on a terminal, where it would stay in the scrollback
+	// (and over the shoulder), unless asked for with --out -.
+	toStdout := *out == "-" || *out == ""
+	if *out == "" && isTerminal(stdout) {
+		return usagef("the secret would be printed on the terminal: write it to a file with --out FILE (mode 0600), or print it anyway with --out -")
 	}
 	var f auth.File
 	var c store.Credential
@@ -82,7 +90,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if *out != "" {
+	if !toStdout {
 		if _, err := os.Stat(*out); err == nil {
 			return usagef("--out %s exists; remove it first, or write elsewhere", *out)
 		}
@@ -98,16 +106,20 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		return err
 	}
+	file := name + ".cred"
+	if !toStdout {
+		file = *out
+	}
 	hint := fmt.Sprintf("%s %s added to %s; a running referee with --auth accepts it within %v.", *role, name, *dbPath, credentialsPoll)
 	switch *role {
 	case store.RolePlayer:
-		hint += fmt.Sprintf("\nThe player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine", orDefault(*out, name+".cred"))
+		hint += fmt.Sprintf("\nThe player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine", file)
 	case store.RoleAdmin:
-		hint += fmt.Sprintf("\nUse it with: arena submit|status|cancel|players --nats nats://HOST:4222 --credentials %s", orDefault(*out, name+".cred"))
+		hint += fmt.Sprintf("\nUse it with: arena submit|status|cancel|players --nats nats://HOST:4222 --credentials %s", file)
 	case store.RoleReferee:
-		hint += fmt.Sprintf("\nUse it with: arena referee --nats nats://HOST:4222 --credentials %s (with a server configured by arena credentials export)", orDefault(*out, name+".cred"))
+		hint += fmt.Sprintf("\nUse it with: arena referee --nats nats://HOST:4222 --credentials %s (with a server configured by arena credentials export)", file)
 	}
-	if *out == "" {
+	if toStdout {
 		if _, err := stdout.Write(f.Encode()); err != nil {
 			return err
 		}
@@ -123,16 +135,24 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	return nil
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
+// requireDB checks that --db was given: credentials go to the referee's database, and a
+// default (the tournament command's arena.db) would put them where no referee looks.
+func requireDB(path string) error {
+	if path == "" {
+		return usagef("--db is required: the referee's database, which keeps the credentials (the file arena referee --auth --db uses)")
 	}
-	return s
+	return nil
+}
+
+// isTerminal reports whether w is a terminal. Tests replace it.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 func credentialsList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials list", "[--db FILE]", stderr)
-	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	fs := newFlagSet("credentials list", "--db FILE", stderr)
+	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -158,8 +178,8 @@ func credentialsList(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials remove", "NAME [--db FILE]", stderr)
-	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	fs := newFlagSet("credentials remove", "NAME --db FILE", stderr)
+	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		args = append(append([]string{}, args[1:]...), args[0])
 	}
@@ -182,8 +202,8 @@ func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Wri
 }
 
 func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials export", "[--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N] [--db FILE]", stderr)
-	dbPath := fs.String("db", "arena.db", "the referee's SQLite database")
+	fs := newFlagSet("credentials export", "--db FILE [--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N]", stderr)
+	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
 	out := fs.String("out", "", "write the configuration here instead of to standard output")
 	listen := fs.String("listen", "", "add a listen line: the server's HOST:PORT")
 	maxPayload := fs.Int("max-payload", 1<<20, "the largest message the server accepts, in bytes")

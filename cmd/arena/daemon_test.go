@@ -132,7 +132,7 @@ func TestTournamentConfigFile(t *testing.T) {
 		wantErr    string
 	}{
 		{"unknown key", "game = \"othello\"\nplayers = [\"random\", \"hp1\"]\nroundz = 2\n", 2, "bad.toml:3: unknown key \"roundz\""},
-		{"wrong type", "game = \"othello\"\nrounds = \"two\"\n", 2, "bad.toml:2:"},
+		{"wrong type", "game = \"othello\"\nrounds = \"two\"\n", 2, "bad.toml:2: rounds: want an integer, not a string"},
 		{"bad time control", "players = [\"random\", \"hp1\"]\ntime_control = \"soon\"\n", 2, "time_control"},
 		{"bad duration", "players = [\"random\", \"hp1\"]\nwait = \"long\"\n", 2, "bad.toml:2:"},
 		{"missing openings", "players = [\"random\", \"hp1\"]\nopenings = \"nope.txt\"\n", 2, "nope.txt"},
@@ -472,5 +472,36 @@ func TestOneDaemonPerDatabase(t *testing.T) {
 	out, err = exec.CommandContext(ctx, bins.arena, "tournament", "--players", "random,hp1", "--db", dbPath).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "in use by a referee daemon") {
 		t.Fatalf("tournament on the daemon's database: %v\n%s", err, out)
+	}
+}
+
+// TestNoSuchTournament: a tournament id the database does not have is named with the
+// file and the ids it does have, not as the store's "not found".
+func TestNoSuchTournament(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.db")
+	openDB(t, empty).Close()
+	one := filepath.Join(dir, "one.db")
+	if code, _, stderr := runCLI(t, "tournament", "--players", "random,r2=random", "--rounds", "1", "--tc", "50ms", "--db", one); code != 0 {
+		t.Fatalf("tournament: %s", stderr)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"resume, empty database", []string{"tournament", "--resume", "42", "--db", empty}, "arena tournament: --resume: no tournament 42 in " + empty + ", which has no tournaments\n"},
+		{"resume", []string{"tournament", "--resume", "42", "--db", one}, "arena tournament: --resume: no tournament 42 in " + one + " (it holds tournament 1)\n"},
+		{"games", []string{"games", "--tournament", "42", "--db", one}, "no tournament 42 in " + one + " (it holds tournament 1)"},
+		{"export", []string{"export", "--tournament", "42", "--db", one}, "no tournament 42 in " + one + " (it holds tournament 1)"},
+		{"ratings", []string{"ratings", "--tournament", "42", "--db", one}, " (it holds tournament 1)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != 1 || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "store:") {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, tt.want)
+			}
+		})
 	}
 }

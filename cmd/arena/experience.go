@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/internal/plot"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/experience"
@@ -24,20 +25,16 @@ import (
 // runExperience runs the experience-base tools: "run" plays the experience player against
 // opponents in process and writes its learning curves; "stats" describes a base.
 func runExperience(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "Usage: arena experience run|stats [flags]   (arena experience run --help for the flags)")
-		if len(args) == 0 {
-			return usagef("experience: want a subcommand: run or stats")
-		}
-		return errHelp
+	return runSubcommand(ctx, "experience", experienceSubcommands(), args, stdout, stderr)
+}
+
+func experienceSubcommands() []subcommand {
+	return []subcommand{
+		{"run", "play the experience player against opponents in process, with its learning curves", runExperienceRun},
+		{"stats", "describe a base: games, nodes, size, hit rate", func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+			return runExperienceStats(args, stdout, stderr)
+		}},
 	}
-	switch args[0] {
-	case "run":
-		return runExperienceRun(ctx, args[1:], stdout, stderr)
-	case "stats":
-		return runExperienceStats(args[1:], stdout, stderr)
-	}
-	return usagef("experience: unknown subcommand %q (known: run, stats)", args[0])
 }
 
 func runExperienceStats(args []string, stdout, stderr io.Writer) error {
@@ -66,7 +63,7 @@ func runExperienceStats(args []string, stdout, stderr io.Writer) error {
 	}
 	doc := statsDoc{Base: *basePath, Game: b.Game(), Stats: st}
 	if st.Nodes > 0 {
-		doc.BytesPerNode = float64(st.FileBytes) / float64(st.Nodes)
+		doc.BytesPerNode = float64(st.Bytes) / float64(st.Nodes)
 	}
 	if st.Decisions > 0 {
 		doc.HitRate = 100 * float64(st.Hits) / float64(st.Decisions)
@@ -85,7 +82,7 @@ func runExperienceStats(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(tw, "games merged\t%d\n", st.Games)
 	fmt.Fprintf(tw, "nodes\t%d (%.1f per game)\n", st.Nodes, doc.NodesPerGame)
 	fmt.Fprintf(tw, "arcs\t%d\n", st.Arcs)
-	fmt.Fprintf(tw, "size on disk\t%d bytes (%.0f per node)\n", st.FileBytes, doc.BytesPerNode)
+	fmt.Fprintf(tw, "size\t%d bytes (%.0f per node)\n", st.Bytes, doc.BytesPerNode)
 	fmt.Fprintf(tw, "hit rate\t%.1f%% (%d of %d moves decided from the base)\n", doc.HitRate, st.Hits, st.Decisions)
 	if r := doc.Recent; r.Games > 0 {
 		fmt.Fprintf(tw, "last %d games\tmean margin %+.1f, won %d, hit rate %.1f%%\n", r.Games, r.MeanMargin, r.Won, r.HitRate)
@@ -248,7 +245,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 			return err
 		}
 		rows = append(rows, expRow{game: i + 1, opponent: ops[o].Name, seat: seat, margin: margin, hits: last.Hits, moves: last.Decisions,
-			nodes: st.Nodes, fileBytes: st.FileBytes, seconds: time.Since(t0).Seconds()})
+			nodes: st.Nodes, bytes: st.Bytes, seconds: time.Since(t0).Seconds()})
 		bar.updateText(i+1, fmt.Sprintf("game %d: margin %+d, hits %d/%d, base %d nodes", i+1, margin, last.Hits, last.Decisions, st.Nodes))
 	}
 	bar.finish()
@@ -270,11 +267,11 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	err = model.WriteAtomic(*out+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"game", "opponent", "seat", "margin", "hits", "moves", "hit_rate", "nodes", "file_bytes", "mean_margin_window", "hit_rate_window", "seconds"})
+		_ = cw.Write([]string{"game", "opponent", "seat", "margin", "hits", "moves", "hit_rate", "nodes", "bytes", "mean_margin_window", "hit_rate_window", "seconds"})
 		for i, r := range rows {
 			_ = cw.Write([]string{strconv.Itoa(r.game), r.opponent, []string{"black", "white"}[r.seat], strconv.Itoa(r.margin),
 				strconv.Itoa(r.hits), strconv.Itoa(r.moves), ff(float64(r.hits) / float64(max(r.moves, 1))), strconv.Itoa(r.nodes),
-				strconv.FormatInt(r.fileBytes, 10), ff(margin.Y[i]), ff(hitRate.Y[i]), ff(r.seconds)})
+				strconv.FormatInt(r.bytes, 10), ff(margin.Y[i]), ff(hitRate.Y[i]), ff(r.seconds)})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -299,9 +296,8 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 	}
 	n := len(rows)
-	first, lastW := summarize(rows[:min(n, 50)]), summarize(rows[max(0, n-50):])
-	fmt.Fprintf(stdout, "%d games in %s; first 50: mean margin %+.1f, won %d, hit rate %.1f%%; last 50: mean margin %+.1f, won %d, hit rate %.1f%%; base %d nodes, %d bytes\n",
-		n, time.Since(start).Round(time.Millisecond), first.m, first.won, first.hit, lastW.m, lastW.won, lastW.hit, rows[n-1].nodes, rows[n-1].fileBytes)
+	fmt.Fprintf(stdout, "%d games in %s; %s; base %d nodes, %d bytes\n",
+		n, humantime.Round(time.Since(start)), summaryWindows(rows, 50), rows[n-1].nodes, rows[n-1].bytes)
 	fmt.Fprintf(stdout, "wrote %s.csv, %s-margin.svg, %s-hits.svg, %s-size.svg\n", *out, *out, *out, *out)
 	return nil
 }
@@ -313,8 +309,23 @@ type expRow struct {
 	seat                game.Seat
 	margin, hits, moves int
 	nodes               int
-	fileBytes           int64
+	bytes               int64 // the base's size after the game (experience.Stats.Bytes)
 	seconds             float64
+}
+
+// summaryWindows describes the first and the last games of rows, up to size each. When
+// fewer than 2*size games were played the two windows split them in halves, so that no
+// game counts in both; a single game is described alone.
+func summaryWindows(rows []expRow, size int) string {
+	n := len(rows)
+	w := min(size, n/2)
+	if w == 0 {
+		s := summarize(rows)
+		return fmt.Sprintf("all %d: mean margin %+.1f, won %d, hit rate %.1f%%", n, s.m, s.won, s.hit)
+	}
+	first, last := summarize(rows[:w]), summarize(rows[n-w:])
+	return fmt.Sprintf("first %d: mean margin %+.1f, won %d, hit rate %.1f%%; last %d: mean margin %+.1f, won %d, hit rate %.1f%%",
+		w, first.m, first.won, first.hit, w, last.m, last.won, last.hit)
 }
 
 type summary struct {

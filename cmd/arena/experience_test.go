@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,9 +23,11 @@ func TestExperienceRunAndStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout, "20 games in") {
+	// 20 games: the summary's windows are the two halves, not "first 50" and "last 50".
+	if !strings.Contains(stdout, "20 games in") || !strings.Contains(stdout, "first 10:") || !strings.Contains(stdout, "last 10:") || strings.Contains(stdout, "50") {
 		t.Errorf("run summary:\n%s", stdout)
 	}
+	runBytes := summaryBytes(t, stdout)
 	rows := readCSV(t, out+".csv")
 	if len(rows) != 21 || rows[0][3] != "margin" || rows[20][0] != "20" {
 		t.Errorf("curve CSV: %d rows, header %v", len(rows), rows[0])
@@ -43,6 +48,14 @@ func TestExperienceRunAndStats(t *testing.T) {
 	}
 	if doc.Stats.Games != 20 || doc.Stats.Nodes == 0 || doc.Stats.FileBytes == 0 || doc.Recent.Games != 20 {
 		t.Errorf("stats: %+v", doc)
+	}
+	// run measured the base open, stats after it was closed and opened again: one size.
+	if doc.Stats.Bytes != runBytes || runBytes == 0 {
+		t.Errorf("experience run says the base has %d bytes, experience stats %d", runBytes, doc.Stats.Bytes)
+	}
+	_, text, _ := runCLI(t, "experience", "stats", "--base", base, "--game", "othello:size=6")
+	if want := fmt.Sprintf("%d bytes", runBytes); !strings.Contains(text, want) {
+		t.Errorf("stats text has no %q:\n%s", want, text)
 	}
 
 	code, stdout, stderr = runCLI(t, "tournament", "--game", "othello:size=6", "--players", "gina=experience:base="+base+":size=6,random",
@@ -67,5 +80,46 @@ func TestExperienceRunAndStats(t *testing.T) {
 		"--rounds", "1", "--tc", "100ms", "--db", filepath.Join(dir, "u.db"))
 	if code == 0 || !strings.Contains(stderr, "the base is for othello:size=6") {
 		t.Errorf("8x8 tournament with a 6x6 base: exit %d\n%s", code, stderr)
+	}
+}
+
+// summaryBytes reads the base's size from the summary line of experience run.
+func summaryBytes(t *testing.T, stdout string) int64 {
+	t.Helper()
+	m := regexp.MustCompile(`base \d+ nodes, (\d+) bytes`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no base size in the summary:\n%s", stdout)
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestSummaryWindows(t *testing.T) {
+	rows := func(n int) []expRow {
+		r := make([]expRow, n)
+		for i := range r {
+			r[i] = expRow{margin: i + 1, hits: 1, moves: 2}
+		}
+		return r
+	}
+	tests := []struct {
+		name string
+		n    int
+		want string
+	}{
+		{"one game", 1, "all 1: mean margin +1.0, won 1, hit rate 50.0%"},
+		{"40 games: halves", 40, "first 20: mean margin +10.5, won 20, hit rate 50.0%; last 20: mean margin +30.5"},
+		{"99 games: halves", 99, "first 49: mean margin +25.0, won 49, hit rate 50.0%; last 49: mean margin +75.0"},
+		{"300 games: 50 each", 300, "first 50: mean margin +25.5, won 50, hit rate 50.0%; last 50: mean margin +275.5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := summaryWindows(rows(tt.n), 50); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("got %q, want it to begin %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -29,7 +29,11 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return &flagSet{FlagSet: fs, help: func() {
-		fmt.Fprintf(stderr, "Usage: arena %s %s\n\nFlags:\n", name, synopsis)
+		fmt.Fprintln(stderr, strings.TrimSpace("Usage: arena "+name+" "+synopsis))
+		if !hasFlags(fs) {
+			return
+		}
+		fmt.Fprint(stderr, "\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
@@ -44,7 +48,7 @@ func (fs *flagSet) parseWithArgs(args []string, n int) error {
 			fs.help()
 			return errHelp
 		}
-		return usageError{err.Error()}
+		return usageError{flagError(fs.FlagSet, err)}
 	}
 	switch {
 	case n == 0 && fs.NArg() > 0:

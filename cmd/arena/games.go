@@ -3,9 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -50,7 +53,7 @@ func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", "--db FILE --format pgn|json|csv|ggf [--tournament ID] [--game GAME] [--out FILE]", stderr)
 	dbPath := fs.String("db", "arena.db", "the database")
-	format := fs.String("format", export.FormatPGN, "pgn (Ordo, BayesElo), json, csv, or ggf (Othello games)")
+	format := fs.String("format", export.FormatPGN, "pgn (Ordo, BayesElo; checkers and giveaway games as PDN, the first mover Black), json, csv, or ggf (Othello games)")
 	tid := fs.Int64("tournament", 0, "one tournament's games (default: all)")
 	gameName := fs.String("game", "", "only games of this game")
 	out := fs.String("out", "", "write to FILE instead of standard output")
@@ -118,8 +121,8 @@ func openGames(ctx context.Context, dbPath string, tid int64, gameName string) (
 	}
 	defer db.Close()
 	if tid != 0 {
-		if _, err := db.Tournament(ctx, tid); err != nil {
-			return nil, fmt.Errorf("--tournament %d: %w", tid, err)
+		if _, err := findTournament(ctx, db, tid, dbPath); err != nil {
+			return nil, fmt.Errorf("--tournament: %w", err)
 		}
 		return db.Games(ctx, tid)
 	}
@@ -139,4 +142,35 @@ func openGames(ctx context.Context, dbPath string, tid int64, gameName string) (
 		all = append(all, games...)
 	}
 	return all, nil
+}
+
+// findTournament reads tournament id from db, the file the user named dbPath. One that
+// is not there is "no tournament 42 in arena.db", with the ids the file has.
+func findTournament(ctx context.Context, db *sqlite.DB, id int64, dbPath string) (store.Tournament, error) {
+	t, err := db.Tournament(ctx, id)
+	if !errors.Is(err, store.ErrNotFound) {
+		return t, err
+	}
+	ts, lerr := db.Tournaments(ctx, "")
+	if lerr != nil {
+		return t, fmt.Errorf("no tournament %d in %s", id, dbPath)
+	}
+	ids := make([]int64, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	slices.Sort(ids)
+	switch {
+	case len(ids) == 0:
+		return t, fmt.Errorf("no tournament %d in %s, which has no tournaments", id, dbPath)
+	case len(ids) == 1:
+		return t, fmt.Errorf("no tournament %d in %s (it holds tournament %d)", id, dbPath, ids[0])
+	case len(ids) > 10:
+		return t, fmt.Errorf("no tournament %d in %s (it holds %d tournaments, %d to %d)", id, dbPath, len(ids), ids[0], ids[len(ids)-1])
+	}
+	list := make([]string, len(ids))
+	for i, n := range ids {
+		list[i] = strconv.FormatInt(n, 10)
+	}
+	return t, fmt.Errorf("no tournament %d in %s (it holds tournaments %s)", id, dbPath, strings.Join(list, ", "))
 }

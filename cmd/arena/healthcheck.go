@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -60,7 +61,7 @@ func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	rtt := time.Since(start)
 	if !*withReferee {
-		fmt.Fprintf(stdout, "ok: NATS at %s (round trip %v)\n", *url, rtt.Round(time.Microsecond))
+		fmt.Fprintf(stdout, "ok: NATS at %s (round trip %v)\n", *url, humantime.Round(rtt))
 		return nil
 	}
 	reply, err := askReferee(ctx, nc, *url, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
@@ -71,7 +72,7 @@ func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "ok: NATS at %s (round trip %v), referee answering (%d players heard from)\n",
-		*url, rtt.Round(time.Microsecond), len(reply.Players))
+		*url, humantime.Round(rtt), len(reply.Players))
 	return nil
 }
 

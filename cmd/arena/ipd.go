@@ -15,17 +15,13 @@ import (
 // runIPD runs the iterated prisoner's dilemma research tools; the one subcommand so far is
 // "simulate", the in-process simulator of players/ipd/sim.
 func runIPD(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "Usage: arena ipd simulate [flags]   (arena ipd simulate --help for the flags)")
-		if len(args) == 0 {
-			return usagef("ipd: want a subcommand: simulate")
-		}
-		return errHelp
+	return runSubcommand(ctx, "ipd", ipdSubcommands(), args, stdout, stderr)
+}
+
+func ipdSubcommands() []subcommand {
+	return []subcommand{
+		{"simulate", "many in-process trials of two agents, tallied by outcome", runIPDSimulate},
 	}
-	if args[0] != "simulate" {
-		return usagef("ipd: unknown subcommand %q (known: simulate)", args[0])
-	}
-	return runIPDSimulate(ctx, args[1:], stdout, stderr)
 }
 
 func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -23,8 +23,10 @@
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
 //	arena perft --game othello|checkers|giveaway --depth N [--count leaves|exact]
+//	source <(arena completion bash)
 //
-// Run "arena help" or "arena COMMAND -h" for the flags of each command.
+// Run "arena help" or "arena COMMAND -h" (also "arena help COMMAND", "arena credentials add
+// -h") for the flags of each command.
 package main
 
 import (
@@ -34,6 +36,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	_ "github.com/arenaref/arena/games/checkers"
@@ -77,15 +80,31 @@ func commands() []command {
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"healthcheck", "check that a NATS server (and with --referee, a referee daemon) answers; exit 0 or 1", runHealthcheck},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
-		{"train", "train a learned-weight Othello player (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
+		{"train", "train a learned-weight player for Othello, checkers or give-away checkers (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
 		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
-		{"version", "print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {
-			_, err := fmt.Fprintln(stdout, "arena", version)
-			return err
-		}},
+		{"completion", "print a shell completion script: arena completion bash", runCompletion},
+		{"version", "print the version", runVersion},
 	}
+}
+
+// commandNames lists the commands, in the order of commands().
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", "", stderr)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(stdout, "arena", version)
+	return err
 }
 
 // usageError marks errors in how a command was called; they exit with status 2.
@@ -105,10 +124,12 @@ func main() {
 // run executes one command line and returns the process exit status: 0 on success, 2 for
 // a usage error, 1 for any other failure. Every failure is one line on stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 2 && args[0] == "help" {
-		args = []string{args[1], "-h"} // "arena help tournament" is "arena tournament -h"
+	if len(args) >= 2 && args[0] == "help" {
+		// "arena help tournament" is "arena tournament -h", "arena help ipd simulate" is
+		// "arena ipd simulate -h".
+		args = append(append([]string{}, args[1:]...), "-h")
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		printUsage(stderr)
 		if len(args) == 0 {
 			return 2
@@ -120,20 +141,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		err := c.run(ctx, args[1:], stdout, stderr)
+		name := c.name
+		var in inCommand
+		if errors.As(err, &in) {
+			name = in.path
+		}
 		switch {
 		case err == nil:
 			return 0
 		case errors.Is(err, errHelp):
 			return 0
 		case errors.As(err, new(usageError)):
-			fmt.Fprintf(stderr, "arena %s: %v (see 'arena %s -h')\n", c.name, err, c.name)
+			fmt.Fprintf(stderr, "arena %s: %v (see 'arena %s -h')\n", name, err, name)
 			return 2
 		default:
-			fmt.Fprintf(stderr, "arena %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "arena %s: %v\n", name, err)
 			return 1
 		}
 	}
-	fmt.Fprintf(stderr, "arena: unknown command %q (see 'arena help')\n", args[0])
+	msg := fmt.Sprintf("arena: unknown command %q", args[0])
+	if s := didYouMean(strings.TrimLeft(args[0], "-"), commandNames(), quoted); s != "" {
+		msg += ";" + s
+	}
+	fmt.Fprintf(stderr, "%s (see 'arena help')\n", msg)
 	return 2
 }
 
@@ -143,5 +173,6 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' or 'arena help COMMAND' for a command's flags;")
+	fmt.Fprintln(w, "'source <(arena completion bash)' completes commands and flags in bash.")
 }

@@ -113,7 +113,14 @@ func TestCLIErrors(t *testing.T) {
 		dbPath   string // must not exist afterwards
 	}{
 		{"unknown command", []string{"dance"}, 2, "unknown command", ""},
-		{"bad flag", []string{"tournament", "--colour", "red"}, 2, "flag provided but not defined", ""},
+		{"bad flag", []string{"tournament", "--colour", "red"}, 2, "unknown flag --colour (see 'arena tournament -h')", ""},
+		{"mistyped flag", []string{"tournament", "--round", "2"}, 2, "unknown flag --round; did you mean --rounds?", ""},
+		{"mistyped flag of a subcommand", []string{"ipd", "simulate", "--trails", "2"}, 2, "arena ipd simulate: unknown flag --trails; did you mean --trials?", ""},
+		{"mistyped command", []string{"tournamnet"}, 2, "did you mean 'tournament'?", ""},
+		{"mistyped subcommand", []string{"credentials", "ad"}, 2, "arena credentials: unknown subcommand \"ad\"; did you mean 'add'?", ""},
+		{"no ipd subcommand", []string{"ipd"}, 2, "arena ipd: want a subcommand: simulate (", ""},
+		{"no experience subcommand", []string{"experience"}, 2, "arena experience: want a subcommand: run or stats (", ""},
+		{"subcommand usage error", []string{"ipd", "simulate", "--trials", "0"}, 2, "(see 'arena ipd simulate -h')", ""},
 		{"unknown game", append([]string{"tournament", "--game", "chess", "--db", filepath.Join(dir, "a.db")}, good...), 2, "unknown game", filepath.Join(dir, "a.db")},
 		{"unknown agent", []string{"tournament", "--players", "random,deepblue", "--db", filepath.Join(dir, "b.db")}, 2, `unknown agent "deepblue"`, filepath.Join(dir, "b.db")},
 		{"one player", []string{"tournament", "--players", "random", "--db", filepath.Join(dir, "c.db")}, 2, "at least two players", filepath.Join(dir, "c.db")},

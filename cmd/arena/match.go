@@ -13,6 +13,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -163,7 +164,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	n := w + dr + l
 	score := (float64(w) + float64(dr)/2) / float64(max(n, 1))
 	fmt.Fprintf(stdout, "%s v %s: %d games in %s, +%d =%d -%d, score %.1f%%", s.Players[0], s.Players[1], n,
-		time.Since(started).Round(time.Millisecond), w, dr, l, 100*score)
+		humantime.Round(time.Since(started)), w, dr, l, 100*score)
 	if fit, ferr := ratings.MaximumLikelihood(2, matchGames(w, dr, l), ratings.FitOptions{Anchor: 1}); ferr == nil {
 		fmt.Fprintf(stdout, ", Elo difference %+.1f ± %.1f, LOS %.1f%%", fit.Ratings[0]-fit.Ratings[1], 1.96*fit.Errors[0], 100*fit.LOS(0, 1))
 	}

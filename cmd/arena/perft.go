@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 )
 
 func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -44,6 +45,6 @@ func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	n := game.Perft(s, *depth, mode)
 	elapsed := time.Since(start)
 	fmt.Fprintln(stdout, n)
-	fmt.Fprintf(stderr, "perft(%d) %s: %d in %s, %.0f leaves/s\n", *depth, *count, n, elapsed.Round(time.Microsecond), float64(n)/elapsed.Seconds())
+	fmt.Fprintf(stderr, "perft(%d) %s: %d in %s, %.0f leaves/s\n", *depth, *count, n, humantime.Round(elapsed), float64(n)/elapsed.Seconds())
 	return nil
 }

@@ -294,9 +294,9 @@ func abbreviate(name string) string {
 // loadGames reads the games to rate: one tournament's, or every tournament's of a game.
 func loadGames(ctx context.Context, db *sqlite.DB, tid int64, gameName string) ([]store.Game, string, error) {
 	if tid != 0 {
-		t, err := db.Tournament(ctx, tid)
+		t, err := findTournament(ctx, db, tid, db.Path())
 		if err != nil {
-			return nil, "", fmt.Errorf("--tournament %d: %w", tid, err)
+			return nil, "", fmt.Errorf("--tournament: %w", err)
 		}
 		games, err := db.Games(ctx, tid)
 		return games, fmt.Sprintf("tournament %d (%s)", tid, t.Game), err

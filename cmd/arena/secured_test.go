@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,21 +71,33 @@ func TestCredentialsCommand(t *testing.T) {
 	}{
 		{"duplicate", []string{"add", "alice", "--db", db}, 1, "already has credentials"},
 		{"bad role", []string{"add", "eve", "--role", "root", "--db", db}, 2, "unknown role"},
-		{"bad name", []string{"add", "e.ve", "--db", db}, 2, "name"},
+		{"bad name", []string{"add", "e.ve", "--db", db}, 2, `arena credentials add: invalid name "e.ve": a name is 1 to 64 characters, each a letter A-Z or a-z, a digit 0-9, '-' or '_'`},
+		{"bad name is not a bad file", []string{"add", "bad name!", "--db", db}, 2, `invalid name "bad name!"`},
 		{"no name", []string{"add", "--db", db}, 2, "want 1 argument"},
 		{"out exists", []string{"add", "eve", "--out", teacher, "--db", db}, 2, "exists"},
 		{"remove unknown", []string{"remove", "eve", "--db", db}, 1, "no credentials for eve"},
 		{"list no db", []string{"list", "--db", filepath.Join(dir, "none.db")}, 2, "none.db"},
+		{"add without --db", []string{"add", "eve"}, 2, "--db is required"},
+		{"list without --db", []string{"list"}, 2, "--db is required"},
+		{"remove without --db", []string{"remove", "eve"}, 2, "--db is required"},
+		{"export without --db", []string{"export"}, 2, "--db is required"},
 		{"unknown subcommand", []string{"grant"}, 2, "unknown subcommand"},
 		{"no subcommand", nil, 2, "want a subcommand"},
 	}
+	t.Chdir(dir) // where a default database would go
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, errOut := runCLI(t, append([]string{"credentials"}, tt.args...)...)
 			if code != tt.code || !strings.Contains(errOut, tt.want) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, tt.code, tt.want)
 			}
+			if strings.Contains(errOut, "malformed") { // no credentials file is read here
+				t.Errorf("stderr %q speaks of a malformed file", errOut)
+			}
 		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "arena.db")); err == nil {
+		t.Error("a command without --db made arena.db")
 	}
 	if code, out, _ := runCLI(t, "credentials", "remove", "alice", "--db", db); code != 0 || !strings.Contains(out, "removed alice") {
 		t.Errorf("remove: %d %s", code, out)
@@ -291,4 +304,34 @@ func flood(url, path string, stop <-chan struct{}) floodResult {
 		}
 	}
 	return floodResult{sent: n, took: time.Since(start), err: nc.Flush()}
+}
+
+// TestCredentialsSecretOnTerminal: add does not print a secret on a terminal unless asked
+// to with --out -, and stores nothing when it refuses.
+func TestCredentialsSecretOnTerminal(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "course.db")
+	terminal := isTerminal
+	t.Cleanup(func() { isTerminal = terminal })
+	isTerminal = func(io.Writer) bool { return true }
+
+	code, out, errOut := runCLI(t, "credentials", "add", "alice", "--db", db)
+	if code != 2 || out != "" || !strings.Contains(errOut, "--out FILE") || !strings.Contains(errOut, "--out -") {
+		t.Fatalf("add on a terminal: exit %d, stdout %q, stderr %q; want 2, nothing printed, and the way out", code, out, errOut)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("the refused add made the database")
+	}
+	code, out, errOut = runCLI(t, "credentials", "add", "alice", "--out", "-", "--db", db)
+	if f, err := auth.ParseFile([]byte(out)); code != 0 || err != nil || f.Name != "alice" {
+		t.Fatalf("add --out -: exit %d, %v, stdout %q, stderr %q", code, err, out, errOut)
+	}
+	if !strings.Contains(errOut, "--credentials alice.cred") {
+		t.Errorf("hint: %s", errOut)
+	}
+
+	// Not a terminal (a pipe, a file): the file goes to standard output, for scripts.
+	isTerminal = func(io.Writer) bool { return false }
+	if code, out, errOut := runCLI(t, "credentials", "add", "bob", "--db", db); code != 0 || !strings.Contains(out, "password = ") {
+		t.Errorf("add to a pipe: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 }

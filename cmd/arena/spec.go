@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -147,10 +149,86 @@ func parseSpecFile(source string, text []byte) (spec, error) {
 		return s, fmt.Errorf("%s:%d: unknown key %q (known: %s)", source, row, strings.Join(e.Key(), "."), strings.Join(specKeys(), ", "))
 	case errors.As(err, &decErr):
 		row, _ := decErr.Position()
+		if msg, ok := typeMismatch(decErr); ok {
+			return s, fmt.Errorf("%s:%d: %s", source, row, msg)
+		}
 		return s, fmt.Errorf("%s:%d: %s", source, row, strings.TrimPrefix(decErr.Error(), "toml: "))
 	default:
 		return s, fmt.Errorf("%s: %v", source, err)
 	}
+}
+
+// tomlMismatch matches go-toml's message for a value of the wrong type, which names the
+// Go field ("cannot decode TOML string into struct field main.spec.Rounds of type int").
+var tomlMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into `)
+
+// typeMismatch describes a value of the wrong type in a tournament file by its key and
+// the type the key wants ("rounds: want an integer, not a string"), or reports false
+// for other errors.
+func typeMismatch(e *toml.DecodeError) (string, bool) {
+	m := tomlMismatch.FindStringSubmatch(strings.TrimPrefix(e.Error(), "toml: "))
+	key := e.Key()
+	if m == nil || len(key) == 0 {
+		return "", false
+	}
+	t := reflect.TypeOf(spec{})
+	for _, k := range key {
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem() // a key of [agents] or of an agent's params: any name
+			continue
+		case reflect.Struct:
+		default:
+			return "", false
+		}
+		f, ok := fieldByTOMLKey(t, k)
+		if !ok {
+			return "", false
+		}
+		t = f.Type
+	}
+	return fmt.Sprintf("%s: want %s, not %s %s", strings.Join(key, "."), describeTOMLType(t), article(m[1]), m[1]), true
+}
+
+// fieldByTOMLKey returns the field of struct type t whose toml tag is key.
+func fieldByTOMLKey(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("toml"), ","); name == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// describeTOMLType says in TOML's words what a value of Go type t is written as.
+func describeTOMLType(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeOf(duration(0)):
+		return `a duration in quotes, such as "50ms" or "30s"`
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+		return "an integer"
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.Slice:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(describeTOMLType(t.Elem()), "a "), "an ") + "s"
+	case t.Kind() == reflect.Map:
+		return "a table of " + strings.TrimPrefix(strings.TrimPrefix(describeTOMLType(t.Elem()), "a "), "an ") + "s"
+	default:
+		return "a table"
+	}
+}
+
+// article is "an" before a word that begins with a vowel, "a" otherwise.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // specKeys lists the keys a tournament file may use.

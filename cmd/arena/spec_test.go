@@ -132,3 +132,31 @@ func TestIPDTournament(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecFileTypeErrors checks that a value of the wrong type in a tournament file is
+// reported by its key, file and line and the type wanted, in TOML's words, not Go's.
+func TestSpecFileTypeErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"string for an integer", "game = \"othello\"\nrounds = \"two\"\n", "cup.toml:2: rounds: want an integer, not a string"},
+		{"float for an integer", "concurrency = 1.5\n", "cup.toml:1: concurrency: want an integer, not a float"},
+		{"string for an array", "players = \"random\"\n", "cup.toml:1: players: want an array of strings, not a string"},
+		{"integers in an array", "seeds = [1, 2]\n", "cup.toml:1: seeds: want an array of strings, not an integer"},
+		{"string for a number", "elo_k = \"high\"\n", "cup.toml:1: elo_k: want a number, not a string"},
+		{"integer for an agent", "[agents.d2]\nagent = 3\n", "cup.toml:2: agents.d2.agent: want a string, not an integer"},
+		{"integer for an agent table", "[agents]\nd2 = 3\n", "cup.toml:2: agents.d2: want a table, not an integer"},
+		{"integer parameter", "[agents.d2]\nagent = \"minimax\"\nparams = { depth = 3 }\n", "cup.toml:3: agents.d2.params: want a table of strings, not an integer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseSpecFile("cup.toml", []byte(tt.text))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "main.") {
+				t.Errorf("error %q names Go internals", err)
+			}
+		})
+	}
+}

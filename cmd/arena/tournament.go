@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
@@ -130,9 +131,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	defer closeAll()
 	if resume != 0 {
-		t, err := db.Tournament(ctx, resume)
+		t, err := findTournament(ctx, db, resume, dbPath)
 		if err != nil {
-			return fmt.Errorf("--resume %d: %w", resume, err)
+			return fmt.Errorf("--resume: %w", err)
 		}
 		if s, err = specOf(t); err != nil {
 			return err
@@ -318,7 +319,7 @@ func (p *progress) finish() {
 }
 
 func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
-	fmt.Fprintf(w, "Tournament %d: %s %s, %d games, seed %d, %s\n\n", t.ID, t.Game, t.Format, t.Played, t.Seed, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "Tournament %d: %s %s, %d games, seed %d, %s\n\n", t.ID, t.Game, t.Format, t.Played, t.Seed, humantime.Round(elapsed))
 	return writeStandings(w, rows)
 }
 

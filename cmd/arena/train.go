@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/internal/plot"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/train"
@@ -58,7 +60,17 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("--game: %v", err)
 	}
-	if *method == "coevo" {
+	methods := []string{train.MethodTD, train.MethodTDLeaf, train.MethodStrategyNet, train.MethodEvo, methodCoevo}
+	if !slices.Contains(methods, *method) {
+		if *method == "" {
+			return usagef("--method is required: %s", joinOr(methods))
+		}
+		if s := didYouMean(*method, methods, quoted); s != "" {
+			return usagef("--method: unknown method %q;%s", *method, s)
+		}
+		return usagef("--method: unknown method %q: want %s", *method, joinOr(methods))
+	}
+	if *method == methodCoevo {
 		return runCoevo(ctx, coevoFlags{game: g.Name(), out: *out, seed: *seed, generations: *generations, population: *population, runs: *runs}, stdout, stderr)
 	}
 	cfg := train.Config{
@@ -85,7 +97,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !*restart {
 		return fmt.Errorf("%w (use --restart to train from scratch)", err)
 	} else if t, err = train.New(cfg); err != nil {
-		return usageError{err.Error()}
+		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
 	}
 	cfg = t.Config()
 
@@ -128,8 +140,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	last := curve[len(curve)-1]
 	fmt.Fprintf(stdout, "trained %s on %s: %d games (%d wins, %d draws, %d losses) in %s, %.0f games/s\n",
 		cfg.Method, cfg.Game, st.Played, st.Wins, st.Draws, st.Losses,
-		time.Duration(st.Seconds*float64(time.Second)).Round(time.Millisecond), float64(st.Played)/max(st.Seconds, 1e-9))
-	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; last 500: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.rate())
+		humantime.Round(time.Duration(st.Seconds*float64(time.Second))), float64(st.Played)/max(st.Seconds, 1e-9))
+	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; over %s: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.label(st.Played), recent.rate())
 	if first := curve[0]; first.Games == 0 {
 		for _, sc := range train.Pooled(cfg.Test, first.Test) {
 			fmt.Fprintf(stdout, "test against %s before training: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
@@ -141,6 +153,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", *out, base, base)
 	return nil
 }
+
+// methodCoevo is the co-evolution of strategy networks (players/learned/coevo), which
+// arena train runs beside the methods of players/learned/train.
+const methodCoevo = "coevo"
 
 // parseOpponents reads an opponent list in the syntax of tournament --players.
 func parseOpponents(list string) ([]train.Opponent, error) { return parseTrainOpponents(list, "") }
@@ -204,6 +220,16 @@ func (w *window) add(r int) {
 }
 
 func (w *window) rate() float64 { return 100 * float64(w.wins) / float64(max(1, len(w.results))) }
+
+// label names the games the window holds, given how many the training has played in all:
+// "the last 500", or "all 300 games" when it holds every one (a run shorter than the window).
+// After a resume the window holds only the games played since.
+func (w *window) label(played int) string {
+	if len(w.results) == played {
+		return fmt.Sprintf("all %d games", played)
+	}
+	return fmt.Sprintf("the last %d", len(w.results))
+}
 
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.

@@ -27,7 +27,8 @@ func TestTrainThenPlay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout, "trained tdleaf on othello:size=6: 200 games") {
+	// 200 games, fewer than the 500 of the running window: the summary says so.
+	if !strings.Contains(stdout, "trained tdleaf on othello:size=6: 200 games") || !strings.Contains(stdout, "over all 200 games:") || strings.Contains(stdout, "500") {
 		t.Errorf("summary:\n%s", stdout)
 	}
 	f, err := model.Load(out)
@@ -144,7 +145,9 @@ func TestTrainErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--method", "td", "--opponents", "hp1"}, "--out is required"},
-		{[]string{"--method", "sarsa", "--opponents", "hp1", "--out", "x.json"}, "unknown method"},
+		{[]string{"--method", "sarsa", "--opponents", "hp1", "--out", "x.json"}, `unknown method "sarsa": want td, tdleaf, strategy-net, evo or coevo`},
+		{[]string{"--method", "co-evo", "--out", "x.json"}, `unknown method "co-evo"; did you mean 'coevo'?`},
+		{[]string{"--opponents", "hp1", "--out", "x.json"}, "--method is required: td, tdleaf, strategy-net, evo or coevo"},
 		{[]string{"--method", "td", "--opponents", "nobody", "--out", "x.json"}, "unknown agent"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--game", "ipd", "--out", "x.json"}, "Othello only"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--alpha", "2", "--out", "x.json"}, "alpha"},

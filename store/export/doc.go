@@ -11,6 +11,13 @@
 //     Result tag ("1-0": White won) is read from White's side by every rating tool. In
 //     Othello that puts the player of the black discs in the White tag; the tags WhiteSeat
 //     and BlackSeat name the game's own seats ([WhiteSeat "black"]) to say so.
+//   - Checkers and giveaway are written as PDN (Portable Draughts Notation, PGN's form for
+//     draughts), in which Black moves first, as in the game itself: seat 0 is Black and
+//     seat 1 White, with [GameType "21"] (English draughts). PDN reads its Result from
+//     the first mover's side ("1-0": Black won, "0-1": White won, as the PDN 2.0 draft
+//     for English checkers defines it), so the Result is the same string as in Arena.
+//     Chess rating tools, which read "1-0" as a win of the White tag, would misread a
+//     checkers PDN: rate checkers games with arena ratings, or from JSON or CSV.
 //   - GGF: seat 0 is PB and seat 1 is PW, since in Othello black moves first.
 //   - JSON and CSV keep Arena's seat order: players[0], and the columns first and second.
 //
@@ -31,9 +38,10 @@
 //
 // WritePGN writes the seven tag roster in its standard order (Event, Site, Date, Round,
 // White, Black, Result), then Variant (the game's name) and GameSpec (the full spec,
-// "othello:size=6"), WhiteSeat and BlackSeat for Othello, Termination (the reason in PGN's
-// words) and ArenaReason (Arena's reason code), PlyCount (movetext entries), ArenaGame (the
-// store's game id) and ArenaOpeningPlies (how many of the moves are the opening). Round is
+// "othello:size=6"), WhiteSeat and BlackSeat for Othello, GameType ("21") for checkers and
+// giveaway, Termination (the reason in PGN's words) and ArenaReason (Arena's reason code),
+// PlyCount (movetext entries), ArenaGame (the store's game id) and ArenaOpeningPlies (how
+// many of the moves are the opening). Round is
 // "R.I", the tournament round and the game's Index in the schedule, so every game of a
 // tournament has its own; "R" without an Index, "-" outside tournaments. Date is the UTC
 // day the game started. Movetext numbers the moves as PGN does, two to a number ("1. d3

@@ -38,9 +38,10 @@ type Meta struct {
 }
 
 // Record is a game as a file carries it, which is less than the store keeps. White and
-// Black are the players of seat 0 and seat 1 in every format (in Othello, White is the
-// player of the black discs: see the package documentation). Fields a format does not
-// carry are empty.
+// Black are the players of seat 0 and seat 1 in every format, whatever colours the format
+// gives them (in Othello's PGN White is the player of the black discs; in a checkers PDN
+// White is the player in the Black tag, who moves first: see the package documentation).
+// Fields a format does not carry are empty.
 type Record struct {
 	Event string // PGN Event
 	Site  string // PGN Site, GGF PC

@@ -34,7 +34,10 @@ func FuzzReadPGN(f *testing.F) {
 	addGolden(f, "games.pgn",
 		"", "*", "1. d3 c5 1-0", "[Result \"1-0\"] 0-1",
 		"% x\n[Event \"a \\\"b\\\" \\\\\"]\n{c} 1.d3 $2 (1... c5 {d}) 1... f4!? ; e\n2. C/D 1/2-1/2\n[White \"x\"]",
-		"1. d3 ( c5", "[A \"\"]]", "\uFEFF0-0 1-0")
+		"1. d3 ( c5", "[A \"\"]]", "\uFEFF0-0 1-0",
+		"[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[GameType \"21\"]\n1. 11-15 22-18 1-0",
+		"[Black \"b\"]\n[GameSpec \"giveaway\"]\n[GameType \"21,W\"]\n*",
+		"[White \"w\"]\n[GameSpec \"othello\"]\n[GameType \"23\"]\n0-1")
 	f.Fuzz(func(t *testing.T, in []byte) {
 		recs, err := ReadPGN(bytes.NewReader(in))
 		if err != nil {

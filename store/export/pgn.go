@@ -31,8 +31,37 @@ var pgnTermination = map[string]string{
 // tag is one PGN tag pair.
 type tag struct{ name, value string }
 
+// pdnEnglishDraughts is the PDN GameType of English checkers (draughts), in which Black
+// moves first; give-away checkers is played on its board with its moves, so its games are
+// written with it too (their Variant tag says giveaway).
+const pdnEnglishDraughts = "21"
+
+// isCheckers reports whether spec is a game on English checkers' board: checkers or
+// giveaway, written as PDN with the first mover in the Black tag.
+func isCheckers(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	name = strings.TrimSpace(name)
+	return name == "checkers" || name == "giveaway"
+}
+
+// blackMovesFirst reports whether a PDN GameType tag says that Black moves first: by its
+// start colour ("21,B,8,8,N1,0"), or, for a bare type number, for the types whose games
+// Black begins (21 English draughts, 23 American pool checkers, 31 Thai draughts).
+func blackMovesFirst(gameType string) bool {
+	fields := strings.Split(gameType, ",")
+	if len(fields) > 1 {
+		return strings.TrimSpace(fields[1]) == "B"
+	}
+	switch strings.TrimSpace(fields[0]) {
+	case "21", "23", "31":
+		return true
+	}
+	return false
+}
+
 // WritePGN writes games as PGN, in the order given. Seat 0 is White and seat 1 Black, so
-// that rating tools, which read White, Black and Result, score the games as Arena did:
+// that rating tools, which read White, Black and Result, score the games as Arena did;
+// but checkers and giveaway games are written as PDN, where the first mover is Black:
 // see the package documentation for the tags and the movetext. A game that does not have
 // two players, a move that is not a PGN symbol and a tag value with a control character
 // are errors wrapping ErrUnsupported, and nothing is written then.
@@ -89,9 +118,16 @@ func writePGNGame(buf *bytes.Buffer, rec Record, extra []tag) error {
 	if !validResult(rec.Result) {
 		return fmt.Errorf("%w: result %q", ErrUnsupported, rec.Result)
 	}
+	white, black := rec.White, rec.Black
+	pdn := isCheckers(rec.Game)
+	if pdn {
+		// PDN names the first mover Black, and its Result is read from Black's side ("1-0":
+		// Black won), which is seat 0's, as Arena's is: only the names change places.
+		white, black = rec.Black, rec.White
+	}
 	tags := []tag{
 		{"Event", rec.Event}, {"Site", rec.Site}, {"Date", rec.Date}, {"Round", rec.Round},
-		{"White", rec.White}, {"Black", rec.Black}, {"Result", rec.Result},
+		{"White", white}, {"Black", black}, {"Result", rec.Result},
 	}
 	if rec.Game != "" {
 		if name, _, _ := strings.Cut(rec.Game, ":"); strings.TrimSpace(name) != "" {
@@ -100,6 +136,9 @@ func writePGNGame(buf *bytes.Buffer, rec Record, extra []tag) error {
 		tags = append(tags, tag{"GameSpec", rec.Game})
 		if _, ok := othelloSize(rec.Game); ok {
 			tags = append(tags, tag{"WhiteSeat", "black"}, tag{"BlackSeat", "white"})
+		}
+		if pdn {
+			tags = append(tags, tag{"GameType", pdnEnglishDraughts})
 		}
 	}
 	if rec.Reason != "" {
@@ -192,11 +231,14 @@ func isPGNResult(s string) bool {
 	return s == store.ResultFirstWins || s == store.ResultSecondWins || s == store.ResultDraw
 }
 
-// ReadPGN reads the games of a PGN file. It reads tag pairs and the main line of the
-// movetext, skipping move numbers, comments, NAGs, annotation marks, variations and
-// escape lines. The result is the Result tag or, without one, the termination marker; the
-// two must agree, and a game needs one of them. Any tag not named by Record is ignored.
-// Errors wrap ErrMalformed.
+// ReadPGN reads the games of a PGN file, or of a PDN file. It reads tag pairs and the main
+// line of the movetext, skipping move numbers, comments, NAGs, annotation marks,
+// variations and escape lines. The result is the Result tag or, without one, the
+// termination marker; the two must agree, and a game needs one of them. A game whose
+// GameType tag says Black moves first (PDN's English checkers, 21, as WritePGN writes
+// checkers and giveaway) has its Black player in Record.White, the first mover's seat;
+// a game with GameType 21 and no Variant or GameSpec is "checkers". Any other tag not
+// named by Record is ignored. Errors wrap ErrMalformed.
 func ReadPGN(r io.Reader) ([]Record, error) {
 	src, err := io.ReadAll(r)
 	if err != nil {
@@ -436,6 +478,11 @@ movetext:
 	}
 	rec.Event, rec.Site, rec.Date, rec.Round = tags["Event"], tags["Site"], tags["Date"], tags["Round"]
 	rec.White, rec.Black, rec.Result = tags["White"], tags["Black"], result
+	if blackMovesFirst(tags["GameType"]) {
+		// A PDN whose first mover is Black: seat 0 is in the Black tag. The Result is
+		// the first mover's already.
+		rec.White, rec.Black = tags["Black"], tags["White"]
+	}
 	rec.Reason = tags["ArenaReason"]
 	if rec.Reason == "" {
 		rec.Reason = tags["Termination"]
@@ -443,6 +490,9 @@ movetext:
 	rec.Game = tags["GameSpec"]
 	if rec.Game == "" {
 		rec.Game = tags["Variant"]
+	}
+	if gt, _, _ := strings.Cut(tags["GameType"], ","); rec.Game == "" && strings.TrimSpace(gt) == pdnEnglishDraughts {
+		rec.Game = "checkers"
 	}
 	rec.Board, _ = othelloSize(rec.Game)
 	return rec, true, nil

@@ -173,6 +173,88 @@ func TestReadPGN(t *testing.T) {
 	}
 }
 
+// TestPDN checks that checkers and giveaway games are written as PDN, with the first
+// mover (seat 0) as Black, a Result read from Black's side, and GameType 21, and that
+// they read back with seat 0 in Record.White.
+func TestPDN(t *testing.T) {
+	tests := []struct {
+		name   string
+		game   string
+		result string
+		want   []string // tag lines
+	}{
+		{"checkers, first mover won", "checkers", store.ResultFirstWins,
+			[]string{`[White "second"]`, `[Black "first"]`, `[Result "1-0"]`, `[Variant "checkers"]`, `[GameType "21"]`}},
+		{"checkers, second mover won", "checkers", store.ResultSecondWins,
+			[]string{`[White "second"]`, `[Black "first"]`, `[Result "0-1"]`, `[GameType "21"]`}},
+		{"giveaway, draw", "giveaway", store.ResultDraw,
+			[]string{`[White "second"]`, `[Black "first"]`, `[Result "1/2-1/2"]`, `[Variant "giveaway"]`, `[GameType "21"]`}},
+		{"othello is PGN as before", "othello", store.ResultFirstWins,
+			[]string{`[White "first"]`, `[Black "second"]`, `[Result "1-0"]`, `[WhiteSeat "black"]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := store.Game{Game: tt.game, Players: []string{"first", "second"}, Result: tt.result, Reason: "normal",
+				Moves: []store.Move{{Ply: 0, Move: "11-15"}, {Ply: 1, Move: "22-18"}, {Ply: 2, Move: "15x22"}}}
+			if tt.game == "othello" {
+				g.Moves = []store.Move{{Ply: 0, Move: "d3"}}
+			}
+			var buf bytes.Buffer
+			if err := WritePGN(&buf, []store.Game{g}, Meta{}); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			for _, w := range tt.want {
+				if !strings.Contains(out, w+"\n") {
+					t.Errorf("no %s in\n%s", w, out)
+				}
+			}
+			if tt.game == "othello" && strings.Contains(out, "[GameType ") {
+				t.Errorf("GameType in an Othello game:\n%s", out)
+			}
+			recs, err := ReadPGN(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 1 || recs[0].White != "first" || recs[0].Black != "second" || recs[0].Result != tt.result || recs[0].Game != tt.game {
+				t.Errorf("read back as %+v", recs)
+			}
+		})
+	}
+}
+
+// TestReadPDN reads PDN as other programs write it: the first mover in the Black tag when
+// the GameType says Black begins.
+func TestReadPDN(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want Record
+	}{
+		{"english draughts", "[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[GameType \"21\"]\n1. 11-15 22-18 2. 15x22 1-0",
+			Record{White: "b", Black: "w", Result: "1-0", Game: "checkers", Moves: []string{"11-15", "22-18", "15x22"}}},
+		{"long game type", "[White \"w\"]\n[Black \"b\"]\n[GameType \"21,B,8,8,N1,0\"]\n0-1",
+			Record{White: "b", Black: "w", Result: "0-1", Game: "checkers"}},
+		{"international draughts: white begins", "[White \"w\"]\n[Black \"b\"]\n[GameType \"20\"]\n1. 32-28 *",
+			Record{White: "w", Black: "b", Result: "*", Moves: []string{"32-28"}}},
+		{"start colour given", "[White \"w\"]\n[Black \"b\"]\n[GameType \"25,W,8,8,A0,0\"]\n*",
+			Record{White: "w", Black: "b", Result: "*"}},
+		{"an older Arena file: no GameType", "[White \"first\"]\n[Black \"second\"]\n[GameSpec \"checkers\"]\n1-0",
+			Record{White: "first", Black: "second", Result: "1-0", Game: "checkers"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadPGN(strings.NewReader(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || !reflect.DeepEqual(got[0], tt.want) {
+				t.Errorf("ReadPGN =\n%+v\nwant\n%+v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestReadPGNErrors(t *testing.T) {
 	tests := []struct{ name, in string }{
 		{"results differ", "[Result \"1-0\"] 0-1"},

@@ -102,7 +102,7 @@ echo "-- check-engine"
 "$arena" check-engine -- "$tmp/c-engine"
 
 echo "-- NATS server"
-"$arena" server --port 0 >"$tmp/server.log" 2>&1 &
+"$arena" server --listen 127.0.0.1:0 >"$tmp/server.log" 2>&1 &
 pids+=($!)
 server=$!
 url=""
@@ -164,10 +164,10 @@ echo "-- stop the players; no engine process may be left"
 stop "${bridges[@]}" "$js"
 pids=("$server") # the others are gone and reaped: never signal their ids again
 for ((i = 0; i < 50; i++)); do
-	[ -z "$(leftovers | grep -v ' server --port 0' || true)" ] && break
+	[ -z "$(leftovers | grep -v ' server --listen 127.0.0.1:0' || true)" ] && break
 	sleep 0.1
 done
-left=$(leftovers | grep -v ' server --port 0' || true)
+left=$(leftovers | grep -v ' server --listen 127.0.0.1:0' || true)
 if [ -n "$left" ]; then
 	echo "run-examples: processes left after the bridges exited:" >&2
 	echo "$left" >&2

@@ -221,7 +221,7 @@ func TestDaemonLifecycle(t *testing.T) {
 	dbPath := filepath.Join(dir, "referee.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	server := startProc(ctx, t, "server", bins.arena, "server", "--port", "0")
+	server := startProc(ctx, t, "server", bins.arena, "server", "--listen", "127.0.0.1:0")
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
 
 	cfg := filepath.Join(dir, "cup.toml")
@@ -314,7 +314,7 @@ func TestDaemonSecondSignal(t *testing.T) {
 	dbPath := filepath.Join(dir, "referee.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	server := startProc(ctx, t, "server", bins.arena, "server", "--port", "0")
+	server := startProc(ctx, t, "server", bins.arena, "server", "--listen", "127.0.0.1:0")
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
 	startProc(ctx, t, "sleeper", bins.faultplayer, "--nats", url, "--name", "sleeper", "--fault", "hang")
 	cfg := filepath.Join(dir, "slow.toml")
@@ -373,14 +373,14 @@ func TestNATSRestartMidTournament(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	port := strconv.Itoa(freePort(t))
-	server := startProc(ctx, t, "server", bins.arena, "server", "--port", port)
+	server := startProc(ctx, t, "server", bins.arena, "server", "--listen", "127.0.0.1:"+port)
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
 	tour := startProc(ctx, t, "tournament", bins.arena, "tournament", "--nats", url, "--players", "random,hp1,hp2",
 		"--rounds", "40", "--db", dbPath, "--seed", "8", "--json")
 	waitUntil(t, time.Minute, "20 recorded games", func() bool { return storedGames(t, dbPath) >= 20 })
 	server.stop(t)
 	time.Sleep(300 * time.Millisecond) // an outage, not a blip
-	startProc(ctx, t, "server-2", bins.arena, "server", "--port", port).waitFor(t, "nats://", 10*time.Second)
+	startProc(ctx, t, "server-2", bins.arena, "server", "--listen", "127.0.0.1:"+port).waitFor(t, "nats://", 10*time.Second)
 	select {
 	case <-tour.done:
 	case <-time.After(2 * time.Minute):
@@ -462,7 +462,7 @@ func TestOneDaemonPerDatabase(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "referee.db")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	server := startProc(ctx, t, "server", bins.arena, "server", "--port", "0")
+	server := startProc(ctx, t, "server", bins.arena, "server", "--listen", "127.0.0.1:0")
 	url := strings.Fields(server.waitFor(t, "nats://", 10*time.Second))[4]
 	startProc(ctx, t, "referee", bins.arena, "referee", "--nats", url, "--db", dbPath).waitFor(t, "referee ready", 10*time.Second)
 	out, err := exec.CommandContext(ctx, bins.arena, "referee", "--nats", url, "--db", dbPath).CombinedOutput()

@@ -121,7 +121,7 @@ func TestEngineTournament(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 
-	server := startProc(ctx, t, "arena server", bins.arena, "server", "--port", "0")
+	server := startProc(ctx, t, "arena server", bins.arena, "server", "--listen", "127.0.0.1:0")
 	url := server.waitFor(t, "nats://", 10*time.Second)
 	url = strings.Fields(url[strings.Index(url, "nats://"):])[0]
 
@@ -262,7 +262,7 @@ func TestEngineFaultsRecorded(t *testing.T) {
 		t.Run(tt.behave, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			server := startProc(ctx, t, "arena server", bins.arena, "server", "--port", "0")
+			server := startProc(ctx, t, "arena server", bins.arena, "server", "--listen", "127.0.0.1:0")
 			url := server.waitFor(t, "nats://", 10*time.Second)
 			url = strings.Fields(url[strings.Index(url, "nats://"):])[0]
 			startProc(ctx, t, "arena engine", bins.arena, "engine", "--nats", url, "--name", "fake",

@@ -118,7 +118,7 @@ func runFaultCase(t *testing.T, bins testBinaries, tc faultCase) {
 		return p
 	}
 
-	server := start("arena server", bins.arena, "server", "--port", "0")
+	server := start("arena server", bins.arena, "server", "--listen", "127.0.0.1:0")
 	url := server.waitFor(t, "nats://", 10*time.Second)
 	url = url[strings.Index(url, "nats://"):]
 	url = strings.Fields(url)[0]

@@ -195,7 +195,7 @@ func TestMultiProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
-	server := exec.CommandContext(ctx, bin, "server", "--port", "0")
+	server := exec.CommandContext(ctx, bin, "server", "--listen", "127.0.0.1:0")
 	serverOut, err := server.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -99,7 +99,7 @@ const longGames = 1000
 // longRunning says whether a command is long-running by nature, and why: a daemon (arena
 // server, referee, player or engine; nats-server; a program whose script is a player,
 // engine or server), or a run the docs give a big workload (--games of 1000 or more; a
-// tournament whose games at full time per move would outlast bound). daemon tells the
+// tournament or match whose games at full time per move would outlast bound). daemon tells the
 // first kind, which runs in the background even when written in the foreground (the docs
 // mean it for a terminal of its own).
 func longRunning(text string, bound time.Duration) (long, daemon bool, why string) {
@@ -112,6 +112,11 @@ func longRunning(text string, bound time.Duration) (long, daemon bool, why strin
 			if g, ok := flagValue(flags, "games"); ok {
 				if n, err := strconv.Atoi(g); err == nil && n >= longGames {
 					long, why = true, fmt.Sprintf("arena %s --games %d", sub, n)
+				}
+			}
+			if sub == "match" {
+				if est := matchTime(flags); est > bound {
+					long, why = true, fmt.Sprintf("a match of up to %s at full time per move", est.Round(time.Second))
 				}
 			}
 			if sub == "tournament" {
@@ -164,13 +169,25 @@ func tournamentTime(flags []string) (est time.Duration, known bool) {
 		k := len(strings.Split(s, ","))
 		games = rounds * 2 * k * (n - k)
 	}
+	return gamesTime(flags, games), true
+}
+
+// matchTime estimates an upper bound of an arena match's duration from its flags, as
+// tournamentTime does: --games (1000 unless given) games.
+func matchTime(flags []string) time.Duration {
+	return gamesTime(flags, flagInt(flags, "games", 1000))
+}
+
+// gamesTime is the time games take at pliesPerGame moves each at the full time per move
+// of the flags' --tc (100ms unless given), over their --concurrency.
+func gamesTime(flags []string, games int) time.Duration {
 	tc, ok := flagValue(flags, "tc")
 	if !ok {
 		tc = "100ms"
 	}
 	perMove := timePerMove(tc)
 	conc := flagInt(flags, "concurrency", 1)
-	return time.Duration(games) * pliesPerGame * perMove / time.Duration(max(conc, 1)), true
+	return time.Duration(games) * pliesPerGame * perMove / time.Duration(max(conc, 1))
 }
 
 func flagInt(flags []string, name string, def int) int {

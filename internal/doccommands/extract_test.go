@@ -130,6 +130,10 @@ func TestLongRunning(t *testing.T) {
 		{"arena tournament --players a,b --rounds 50 --tc 100ms --concurrency 2", true, false},
 		{"arena tournament --players a,b --rounds 5 --tc 60+0.5", true, false},
 		{`arena tournament --players "${P#,}"`, true, false},
+		// 40 games of 60 moves at 10s/30+0.1s over 2: 7 minutes
+		{"arena match minimax hp2 --tc 10+0.1 --games 40 --concurrency 2 --db clock.db", true, false},
+		{"arena match minimax hp2 --tc 10ms --games 4", false, false},
+		{"arena match minimax hp2 --sprt elo0=0,elo1=10", true, false},
 		{"cp a.db b.db", false, false},
 	} {
 		long, daemon, why := longRunning(tc.text, bound)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -26,6 +27,8 @@ func TestRoundRobinErrors(t *testing.T) {
 		{"no rounds", []string{"a", "b"}, 0, "at least 1 round, got 0"},
 		{"duplicate", []string{"a", "b", "a"}, 1, `player "a" listed twice`},
 		{"bad name", []string{"a", "b.c"}, 1, `player name "b.c"`},
+		{"too many rounds", []string{"a", "b", "c"}, MaxScheduledGames/6 + 1, "more than 1000000 games in one tournament: a round robin of 166667 rounds of 6 games"},
+		{"rounds that overflow", []string{"a", "b", "c"}, math.MaxInt / 2, "more than 1000000 games"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,6 +54,10 @@ func TestRoundRobin(t *testing.T) {
 		{6, 2, 60, 1},
 		{8, 1, 56, 1},
 		{11, 2, 220, 1},
+		// beyond maxSearchedPlayers: the circle method, even and odd (a bye)
+		{maxSearchedPlayers + 1, 2, 2 * 65 * 64, 1},
+		{maxSearchedPlayers + 2, 1, 66 * 65, 1},
+		{301, 1, 301 * 300, 1},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%dx%d", tc.players, tc.rounds), func(t *testing.T) {
@@ -294,6 +301,7 @@ func TestGauntletErrors(t *testing.T) {
 		{"player twice", []string{"s"}, []string{"a", "a"}, 1, `player "a" listed twice`},
 		{"overlap", []string{"s", "a"}, []string{"a"}, 1, `"a" is both a seed and a player`},
 		{"bad name", []string{"s"}, []string{"a.b"}, 1, `player name "a.b"`},
+		{"too many rounds", []string{"s"}, []string{"a", "b"}, MaxScheduledGames, "more than 1000000 games in one tournament: a gauntlet of 1000000 rounds of 4 games"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -153,7 +153,7 @@ func (d *director) run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	}
 	return d.ref.RunTournament(ctx, referee.Tournament{
 		ID: "t" + strconv.FormatInt(id, 10), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
-		Concurrency: s.Concurrency, Wait: time.Duration(s.Wait), Drain: drain, Margin: time.Duration(s.Margin),
+		Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
 		Skip: func(index int) bool { return !todo[index] },
 	}, onResult)
 }

@@ -110,26 +110,37 @@ func (s spec) builtin(name string) (agentSpec, bool) {
 func defaultSpec() spec {
 	return spec{
 		Game: "othello", Format: formatRoundRobin, Rounds: 1, TimeControl: "100ms",
-		Margin: duration(referee.DefaultMargin), OpeningOrder: "sequential", Concurrency: 1,
-		Wait: duration(30 * time.Second), EloK: 16,
+		Margin: duration{referee.DefaultMargin}, OpeningOrder: "sequential", Concurrency: 1,
+		Wait: duration{30 * time.Second}, EloK: 16,
 	}
 }
 
-// duration is a time.Duration written as text ("50ms", "30s") in TOML and JSON.
-type duration time.Duration
+// duration is a time.Duration written as text ("50ms", "30s") in TOML and JSON. It is a
+// struct, not a named integer, so that a bare number in a file ("margin = 5") is a type
+// error rather than 5 nanoseconds.
+type duration struct{ time.Duration }
+
+// durationError is duration's error for text that is not a duration. The TOML decoder
+// places it in the file when the value was a string, and not when it was a bare number or
+// a boolean, which parseSpecFile then finds itself (bareDuration).
+type durationError struct{ text string }
+
+func (e durationError) Error() string {
+	return fmt.Sprintf("%q is not a duration such as 50ms or 30s", e.text)
+}
 
 // UnmarshalText reads a Go duration.
 func (d *duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("%q is not a duration such as 50ms or 30s", b)
+		return durationError{string(b)}
 	}
-	*d = duration(v)
+	d.Duration = v
 	return nil
 }
 
 // MarshalText writes a Go duration.
-func (d duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+func (d duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
 
 // parseSpecFile reads a tournament file: TOML whose keys must all be known, on top of the
 // defaults. Errors name the source and the line.
@@ -147,6 +158,11 @@ func parseSpecFile(source string, text []byte) (spec, error) {
 		e := strict.Errors[0]
 		row, _ := e.Position()
 		return s, fmt.Errorf("%s:%d: unknown key %q (known: %s)", source, row, strings.Join(e.Key(), "."), strings.Join(specKeys(), ", "))
+	case errors.As(err, new(durationError)):
+		if row, key, value, ok := bareDuration(text); ok {
+			return s, fmt.Errorf("%s:%d: %s: want %s, not %s", source, row, key, describeTOMLType(reflect.TypeOf(duration{})), value)
+		}
+		return s, fmt.Errorf("%s: %v", source, err)
 	case errors.As(err, &decErr):
 		row, _ := decErr.Position()
 		if msg, ok := typeMismatch(decErr); ok {
@@ -156,6 +172,28 @@ func parseSpecFile(source string, text []byte) (spec, error) {
 	default:
 		return s, fmt.Errorf("%s: %v", source, err)
 	}
+}
+
+// bareAssignment matches a top-level line "key = value" whose value is not a quoted
+// string.
+var bareAssignment = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=\s*([^"'\s#][^#]*?)\s*(#.*)?$`)
+
+// bareDuration finds the first line of a tournament file that gives a duration key a value
+// that is not a string ("margin = 5"), before any table: its line number, key and value.
+func bareDuration(text []byte) (row int, key, value string, ok bool) {
+	for i, line := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "[") {
+			return 0, "", "", false // the duration keys are top-level
+		}
+		m := bareAssignment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if f, found := fieldByTOMLKey(reflect.TypeOf(spec{}), m[1]); found && f.Type == reflect.TypeOf(duration{}) {
+			return i + 1, m[1], m[2], true
+		}
+	}
+	return 0, "", "", false
 }
 
 // tomlMismatch matches go-toml's message for a value of the wrong type, which names the
@@ -204,7 +242,7 @@ func fieldByTOMLKey(t reflect.Type, key string) (reflect.StructField, bool) {
 // describeTOMLType says in TOML's words what a value of Go type t is written as.
 func describeTOMLType(t reflect.Type) string {
 	switch {
-	case t == reflect.TypeOf(duration(0)):
+	case t == reflect.TypeOf(duration{}):
 		return `a duration in quotes, such as "50ms" or "30s"`
 	case t.Kind() == reflect.String:
 		return "a string"
@@ -322,11 +360,11 @@ func (s spec) compile(openingsText string, external bool) (plan, error) {
 		return plan{}, fmt.Errorf("time_control: %v", err)
 	}
 	switch {
-	case s.Margin < 0:
+	case s.Margin.Duration < 0:
 		return plan{}, fmt.Errorf("margin: must not be negative")
 	case s.MaxPlies < 0:
 		return plan{}, fmt.Errorf("max_plies: must not be negative")
-	case s.Wait < 0:
+	case s.Wait.Duration < 0:
 		return plan{}, fmt.Errorf("wait: must not be negative")
 	case s.Concurrency < 1 || s.Concurrency > 256:
 		return plan{}, fmt.Errorf("concurrency: must be between 1 and 256, got %d", s.Concurrency)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -147,6 +148,10 @@ func TestSpecFileTypeErrors(t *testing.T) {
 		{"integer for an agent", "[agents.d2]\nagent = 3\n", "cup.toml:2: agents.d2.agent: want a string, not an integer"},
 		{"integer for an agent table", "[agents]\nd2 = 3\n", "cup.toml:2: agents.d2: want a table, not an integer"},
 		{"integer parameter", "[agents.d2]\nagent = \"minimax\"\nparams = { depth = 3 }\n", "cup.toml:3: agents.d2.params: want a table of strings, not an integer"},
+		// A bare number was once taken as nanoseconds: every player then lost on time.
+		{"integer for a duration", "game = \"othello\"\nmargin = 5\n", "cup.toml:2: margin: want a duration in quotes, such as \"50ms\" or \"30s\", not 5"},
+		{"boolean for a duration", "wait = true\n", "cup.toml:1: wait: want a duration in quotes, such as \"50ms\" or \"30s\", not true"},
+		{"a string that is not a duration", "margin = \"5\"\n", "cup.toml:1: \"5\" is not a duration such as 50ms or 30s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,4 +164,33 @@ func TestSpecFileTypeErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzTournamentFile feeds tournament files, which a referee daemon takes from the
+// network (arena submit), to the parser and the compiler: any input must give a spec or an
+// error naming the file, never a panic.
+func FuzzTournamentFile(f *testing.F) {
+	for _, name := range []string{"../../docs/examples/cup.toml", "../../docs/examples/course.toml"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("margin = 5\n"))
+	f.Add([]byte("rounds = 9223372036854775807\nplayers = [\"a\", \"b\"]\n"))
+	f.Add([]byte("[agents.d2]\nagent = \"minimax\"\nparams = { depth = \"3\" }\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := parseSpecFile("f.toml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.toml") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		if s.Rounds > 100 {
+			s.Rounds = 100 // a large schedule is refused or slow, not wrong
+		}
+		_, _ = s.compile("", true)
+	})
 }

@@ -225,7 +225,7 @@ func (f *durationFlag) String() string {
 	if f.d == nil {
 		return ""
 	}
-	return time.Duration(*f.d).String()
+	return f.d.Duration.String()
 }
 
 func (f *durationFlag) Set(s string) error { return f.d.UnmarshalText([]byte(s)) }

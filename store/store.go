@@ -187,9 +187,6 @@ type Store interface {
 	// Pending returns the scheduled games of a tournament that have no recorded game at
 	// their Index, by Index: what a resumed tournament still has to play.
 	Pending(ctx context.Context, tournamentID int64) ([]ScheduledGame, error)
-	// ReasonCounts returns, for each player of a tournament's games, how many of its
-	// games ended with each reason code.
-	ReasonCounts(ctx context.Context, tournamentID int64) (map[string]map[string]int, error)
 	// Games returns a tournament's games, with moves and rating changes, by Index.
 	Games(ctx context.Context, tournamentID int64) ([]Game, error)
 	// CurrentRatings returns the latest rating of every player with a rated game of the

@@ -334,46 +334,6 @@ func scheduled(ctx context.Context, q querier, query string, args ...any) ([]sto
 	return out, err
 }
 
-// ReasonCounts returns, for every player with a game in tournament tournamentID, how many
-// of its games ended with each reason code. A game counts once for each player in it,
-// whatever its result: the same forfeit shows under the player who forfeited and under
-// its opponent. A player who sat in more than one seat of a game counts it once.
-func (db *DB) ReasonCounts(ctx context.Context, tournamentID int64) (map[string]map[string]int, error) {
-	counts, err := db.reasonCounts(ctx, tournamentID)
-	if err != nil {
-		return nil, fmt.Errorf("reason counts of tournament %d: %w", tournamentID, err)
-	}
-	return counts, nil
-}
-
-func (db *DB) reasonCounts(ctx context.Context, tid int64) (map[string]map[string]int, error) {
-	tx, err := db.beginTournamentRead(ctx, tid)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	out := make(map[string]map[string]int)
-	err = each(ctx, tx, `SELECT p.name, g.reason, count(DISTINCT g.id) FROM games g
-		JOIN game_seats s ON s.game_id = g.id JOIN players p ON p.id = s.player_id
-		WHERE g.tournament_id = ? GROUP BY p.id, g.reason`, []any{tid},
-		func(rows *sql.Rows) error {
-			var name, reason string
-			var n int
-			if err := rows.Scan(&name, &reason, &n); err != nil {
-				return err
-			}
-			if out[name] == nil {
-				out[name] = make(map[string]int)
-			}
-			out[name][reason] = n
-			return nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // checkScheduled makes sure a game recorded under a scheduled index has the scheduled
 // players, seat by seat, and that a tournament with a schedule records no game outside
 // it, so a resumed tournament cannot file a game under the wrong pairing. A tournament

@@ -35,7 +35,8 @@ const (
 //
 // It observes three things:
 //   - how far past its deadline a reply was sent (the agent's own overrun, mostly the
-//     process waiting for a core);
+//     process waiting for a core), counted from the deadline without the lag's share of the
+//     reserve, so that the lag cannot feed on itself;
 //   - on a game clock, what the referee charged for the seat's previous move (the fall of
 //     remaining_ms, less the increment) beyond the time the player itself measured from
 //     arrival to reply: the whole round trip's delay;
@@ -47,7 +48,13 @@ const (
 type lagMeter struct {
 	mu    sync.Mutex
 	lag   time.Duration
-	games map[string]lastMove // the seat's previous move of each game on a game clock
+	games map[seatOf]lastMove // each seat's previous move in each game on a game clock
+}
+
+// seatOf is a seat of a game: one player may hold both seats of a game.
+type seatOf struct {
+	game string
+	seat int
 }
 
 // lastMove is what the player knew of its previous move in a game on a game clock.
@@ -87,7 +94,7 @@ func (l *lagMeter) request(req protocol.TurnRequest) time.Duration {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	prev, ok := l.games[req.GameID]
+	prev, ok := l.games[seatOf{req.GameID, req.Seat}]
 	if !ok || req.Ply <= prev.ply || prev.movesToGo == 1 {
 		// Nothing before, a replayed turn, or a new period's base added in between, which
 		// the fall of the clock would not show.
@@ -116,12 +123,13 @@ func (l *lagMeter) replied(req protocol.TurnRequest, took time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.games == nil {
-		l.games = map[string]lastMove{}
+		l.games = map[seatOf]lastMove{}
 	}
-	if _, ok := l.games[req.GameID]; !ok && len(l.games) >= maxLagGames {
+	key := seatOf{req.GameID, req.Seat}
+	if _, ok := l.games[key]; !ok && len(l.games) >= maxLagGames {
 		clear(l.games) // games whose end notice never came; losing them costs one comparison each
 	}
-	l.games[req.GameID] = lastMove{ply: req.Ply, remaining: req.Clock.RemainingMS, movesToGo: req.Clock.MovesToGo, took: took}
+	l.games[key] = lastMove{ply: req.Ply, remaining: req.Clock.RemainingMS, movesToGo: req.Clock.MovesToGo, took: took}
 }
 
 // ended forgets a game, and when the player lost it on time, raises the lag. It returns
@@ -129,7 +137,7 @@ func (l *lagMeter) replied(req protocol.TurnRequest, took time.Duration) {
 func (l *lagMeter) ended(n protocol.GameNotice) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.games, n.GameID)
+	delete(l.games, seatOf{n.GameID, n.Seat})
 	lost := n.Seat >= 0 && n.Seat < len(n.Returns) && n.Returns[n.Seat] < 0
 	if n.Reason == protocol.ReasonTimeForfeit && lost {
 		l.lag = min(2*l.lag+forfeitLagStep, maxLag)

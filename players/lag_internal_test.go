@@ -59,6 +59,12 @@ func clockReq(g string, ply int, remaining, inc int64, togo int) protocol.TurnRe
 	return protocol.TurnRequest{GameID: g, Ply: ply, Clock: protocol.Clock{MoveMS: remaining, RemainingMS: remaining, IncrementMS: inc, MovesToGo: togo}}
 }
 
+// seat1 is req for seat 1.
+func seat1(req protocol.TurnRequest) protocol.TurnRequest {
+	req.Seat = 1
+	return req
+}
+
 func TestLagMeterClockCharge(t *testing.T) {
 	ms := time.Millisecond
 	cases := []struct {
@@ -76,6 +82,8 @@ func TestLagMeterClockCharge(t *testing.T) {
 		{"period renewed, moves_to_go unknown", clockReq("g", 0, 300, 0, 0), 100 * ms, clockReq("g", 2, 60200, 0, 0), 0},
 		{"clock ran out", clockReq("g", 0, 300, 0, 0), 100 * ms, clockReq("g", 2, 0, 0, 0), 0},
 		{"another game", clockReq("g", 0, 10000, 0, 0), 10 * ms, clockReq("h", 2, 9000, 0, 0), 0},
+		// One player in both seats: seat 1's clock says nothing of seat 0's move.
+		{"the other seat", clockReq("g", 0, 10000, 100, 0), 20 * ms, seat1(clockReq("g", 1, 10000, 100, 0)), 0},
 		{"replayed turn", clockReq("g", 4, 10000, 0, 0), 10 * ms, clockReq("g", 4, 9000, 0, 0), 0},
 		{"per move", protocol.TurnRequest{GameID: "g", Clock: protocol.Clock{MoveMS: 100, RemainingMS: 100, PerMove: true}}, 10 * ms,
 			protocol.TurnRequest{GameID: "g", Ply: 2, Clock: protocol.Clock{MoveMS: 100, RemainingMS: 100, PerMove: true}}, 0},
@@ -106,7 +114,7 @@ func TestLagMeterLostOnTime(t *testing.T) {
 	if got := l.ended(end(protocol.ReasonTimeForfeit, 0, 1, -1)); got != 0 {
 		t.Fatalf("the opponent's time forfeit raised the lag to %v", got)
 	}
-	if _, ok := l.games["g"]; ok {
+	if _, ok := l.games[seatOf{"g", 0}]; ok {
 		t.Error("the game is still remembered after its end")
 	}
 	if got := l.ended(end(protocol.ReasonNormal, 1, 1, -1)); got != 0 {

@@ -583,8 +583,12 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 		log.Debug().Dur("delay", d).Msg("the referee charged more for the previous move than it took here")
 	}
 	move := time.Duration(min(req.Clock.MoveMS, int64(maxMoveTime/time.Millisecond))) * time.Millisecond
-	lag := p.lag.current()
-	deadline := arrival.Add(move - p.cfg.reserve(move, lag))
+	deadline := arrival.Add(move - p.cfg.reserve(move, p.lag.current()))
+	// Overruns are measured from the deadline the lag has not moved: measured from the
+	// agent's own, an agent that takes its time whatever the deadline (a fixed-depth
+	// search) would overrun by each increase of the reserve, and the lag would feed on
+	// itself.
+	unmoved := arrival.Add(move - p.cfg.reserve(move, 0))
 	t := Turn{
 		GameID:      req.GameID,
 		Game:        g,
@@ -629,7 +633,7 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 		reply.Info = nil
 		data = protocol.Encode(reply)
 	}
-	late := time.Since(deadline)
+	late := time.Since(unmoved)
 	if now := p.lag.observe(late); late > 0 {
 		// Within the referee's margin this costs nothing; the referee decides forfeits.
 		log.Info().Dur("late", late).Dur("lag", now).Msg("agent overran its deadline; later moves keep more in reserve")

@@ -114,6 +114,7 @@ type exchange struct {
 	timedOut     bool          // no reply by the deadline
 	gone         bool          // timed out, and nobody is subscribed any more
 	late         time.Duration // timed out, and the reply came this long after the deadline
+	watched      time.Duration // timed out, and no reply came in this long after the deadline
 	err          error
 }
 
@@ -196,7 +197,18 @@ func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limi
 				r.timeoutHook(r.clock.Now().Sub(ex.sent.Add(limit)))
 			}
 			if !gone && err == nil {
-				ex.late = r.watchLate(ctx, replies, gameID, ply, ex.sent.Add(limit))
+				a, ok, watched := r.watchLate(ctx, replies, gameID, ply)
+				switch {
+				case ok && !a.at.After(ex.sent.Add(limit)):
+					// Stamped in time, and routed to this turn only as the timer fired:
+					// it is judged like any reply in time.
+					ex.timedOut = false
+					take(a)
+				case ok:
+					ex.late = a.at.Sub(ex.sent.Add(limit))
+				default:
+					ex.watched = watched
+				}
 			}
 			return ex
 		case <-ctx.Done():
@@ -206,29 +218,30 @@ func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limi
 }
 
 // watchLate listens for the reply to a turn whose deadline has passed, for the referee's
-// LateWatch on the wall clock, and returns how long after the deadline it arrived, or 0
-// when none came. The reply is never applied: the turn is lost either way. Knowing how late
-// it was tells a player that thinks a little too long from one that stalled.
-func (r *Referee) watchLate(ctx context.Context, replies <-chan arrival, gameID string, ply int, deadline time.Time) time.Duration {
+// LateWatch on the wall clock. It returns the reply when one came (ok), or how long it
+// listened in vain. Knowing how late a reply was tells a player that thinks a little too
+// long from one that stalled; the exchange decides what the reply means.
+func (r *Referee) watchLate(ctx context.Context, replies <-chan arrival, gameID string, ply int) (a arrival, ok bool, watched time.Duration) {
 	if r.lateWatch <= 0 {
-		return 0
+		return arrival{}, false, 0
 	}
+	start := time.Now()
 	timer := time.NewTimer(r.lateWatch)
 	defer timer.Stop()
 	for {
 		select {
 		case a := <-replies:
 			if isNoResponders(a.msg) {
-				return 0
+				return arrival{}, false, time.Since(start)
 			}
 			if _, _, stale := classify(a.msg.Data, gameID, ply); stale {
 				continue
 			}
-			return max(a.at.Sub(deadline), time.Nanosecond)
+			return a, true, 0
 		case <-timer.C:
-			return 0
+			return arrival{}, false, r.lateWatch
 		case <-ctx.Done():
-			return 0
+			return arrival{}, false, time.Since(start)
 		}
 	}
 }

@@ -747,8 +747,8 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 	case ex.timedOut && ex.late > 0:
 		out.late = ex.late
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s; it came %v after that", g.timeText(seat), stale, humantime.Round(ex.late))
-	case ex.timedOut && g.r.lateWatch > 0:
-		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s, nor in the %v after", g.timeText(seat), stale, g.r.lateWatch)
+	case ex.timedOut && ex.watched > 0:
+		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s, nor in the %v after", g.timeText(seat), stale, humantime.Round(ex.watched))
 	case ex.timedOut:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
 	case ex.elapsed > g.limit(seat):

@@ -286,6 +286,8 @@ func TestJudge(t *testing.T) {
 		{"late garbage is late", decoded([]byte("garbage"), limit+time.Microsecond), protocol.ReasonTimeForfeit, "later than"},
 		{"reply at the limit", decoded(reply(req, "2"), limit), "", ""},
 		{"timed out", exchange{timedOut: true, elapsed: limit}, protocol.ReasonTimeForfeit, "alice: no reply within 100ms+50ms"},
+		{"timed out, watched in vain", exchange{timedOut: true, elapsed: limit, watched: 300 * time.Millisecond}, protocol.ReasonTimeForfeit,
+			"alice: no reply within 100ms+50ms, nor in the 300ms after"},
 		{"timed out, late reply seen", exchange{timedOut: true, elapsed: limit, late: 37*time.Millisecond + 123*time.Microsecond}, protocol.ReasonTimeForfeit,
 			"alice: no reply within 100ms+50ms; it came 37.1ms after that"},
 		{"timed out after stale replies", exchange{timedOut: true, elapsed: limit, stale: 3}, protocol.ReasonTimeForfeit,

@@ -127,7 +127,7 @@ func (b *busFlags) open(ctx context.Context, name string, db credentialStore, lo
 	o := natsembed.Options{MaxPayload: int32(b.maxPayload), MaxConnections: b.maxConnections}
 	if b.listen != "" {
 		host, port, _ := net.SplitHostPort(b.listen)
-		o.Host = host
+		o.Host = bindHost(host)
 		o.Port, _ = strconv.Atoi(port)
 	}
 	bs := &bus{}

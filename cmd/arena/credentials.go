@@ -126,13 +126,29 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, hint)
 		return nil
 	}
-	if err := os.WriteFile(*out, f.Encode(), 0o600); err != nil {
+	if err := writeNewFile(*out, f.Encode()); err != nil {
 		// The credential is stored but its secret is lost: take it back.
 		_ = db.RemoveCredential(context.WithoutCancel(ctx), name)
 		return fmt.Errorf("--out: %w (the credential was not kept)", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n%s\n", *out, hint)
 	return nil
+}
+
+// writeNewFile writes a secret to a file that must not exist yet, readable by its owner
+// only. It never follows a link left at the path (O_EXCL): in a shared directory, a link
+// planted there would otherwise send the secret wherever it points.
+func writeNewFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
 }
 
 // requireDB checks that --db was given: credentials go to the referee's database, and a

@@ -204,3 +204,28 @@ func TestProgressShowsLeaders(t *testing.T) {
 		t.Errorf("without a terminal: lines %q, last %q; want one line per game", lines, last)
 	}
 }
+
+// TestProgressRedrawsThrottledGames ends two games at once, right after the first drawing,
+// so that their redraws are throttled, and checks that the line shows it within the second all the same.
+func TestProgressRedrawsThrottledGames(t *testing.T) {
+	g := referee.Result{Players: []string{"hp2", "random"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "normal"}
+	var term lockedBuffer
+	p := newProgress(&term, &liveLine{w: &term, width: fixedWidth(200)}, 3, 0, newScoreboard())
+	defer p.finish()
+	p.gameDone(1, 3, g)
+	p.gameDone(2, 3, g)
+	if _, last := screen(t, term.String()); strings.HasPrefix(last, "games 2/3 [") {
+		t.Fatalf("line %q right after two games: want the second one's redraw throttled", last)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		_, last := screen(t, term.String())
+		if strings.HasPrefix(last, "games 2/3 [") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("line %q after 3s: the second game never showed", last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -335,3 +335,25 @@ func TestCredentialsSecretOnTerminal(t *testing.T) {
 		t.Errorf("add to a pipe: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestCredentialsOutNeverFollowsALink plants a dangling link where the secret is to go, as
+// someone sharing the directory could: the secret must not land where the link points, and
+// the credential must not be kept without its secret.
+func TestCredentialsOutNeverFollowsALink(t *testing.T) {
+	dir := t.TempDir()
+	db, out, target := filepath.Join(dir, "c.db"), filepath.Join(dir, "alice.cred"), filepath.Join(dir, "stolen")
+	if err := os.Symlink(target, out); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "credentials", "add", "alice", "--db", db, "--out", out)
+	if code == 0 {
+		t.Fatalf("credentials add wrote through a link: exit 0\n%s", stderr)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("the secret went where the planted link points")
+	}
+	code, stdout, _ := runCLI(t, "credentials", "list", "--db", db)
+	if code != 0 || strings.Contains(stdout, "alice") {
+		t.Errorf("credentials list: exit %d, %q: alice was kept without her secret", code, stdout)
+	}
+}

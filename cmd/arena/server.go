@@ -36,7 +36,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	h, p, _ := net.SplitHostPort(addr)
 	pn, _ := strconv.Atoi(p)
-	srv, err := natsembed.Start(natsembed.Options{Host: h, Port: pn, Logging: *verbose})
+	srv, err := natsembed.Start(natsembed.Options{Host: bindHost(h), Port: pn, Logging: *verbose})
 	if err != nil {
 		return err
 	}

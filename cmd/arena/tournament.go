@@ -255,15 +255,43 @@ type progress struct {
 	total   int
 	atStart int // games played before this run
 	started time.Time
-	drawn   time.Time // when the line was last drawn
+	drawn   time.Time     // when the line was last drawn
+	done    int           // games played so far, this run's and earlier ones
+	stop    chan struct{} // closed by finish: the redrawing stops
+	stopped chan struct{} // closed when it has
 }
 
 // newProgress reports on stderr, on live when it is not nil, total games of which done
 // were played before; board holds the scores of those.
 func newProgress(stderr io.Writer, live *liveLine, total, done int, board *scoreboard) *progress {
-	p := &progress{w: stderr, live: live, board: board, total: total, atStart: done, started: time.Now()}
+	p := &progress{w: stderr, live: live, board: board, total: total, atStart: done, done: done, started: time.Now()}
 	p.draw(done)
+	if live != nil {
+		// The line is drawn again every second too: a game that ended just after a
+		// throttled redraw shows without waiting for the next one to end, and the elapsed
+		// time and the estimate keep moving through long games.
+		p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+		go p.redraw()
+	}
 	return p
+}
+
+// redraw draws the line every second until finish.
+func (p *progress) redraw() {
+	defer close(p.stopped)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-tick.C:
+			p.mu.Lock()
+			p.drawn = time.Time{}
+			p.draw(p.done)
+			p.mu.Unlock()
+		}
+	}
 }
 
 // draw shows the bar with done games and the leaders, at most every 100ms until the last
@@ -304,7 +332,7 @@ func (p *progress) gameDone(done, total int, res referee.Result) {
 	defer p.mu.Unlock()
 	p.board.add(res.Players, res.Scores)
 	if p.live != nil {
-		p.total = total
+		p.total, p.done = total, done
 		p.draw(done)
 		return
 	}
@@ -314,6 +342,11 @@ func (p *progress) gameDone(done, total int, res referee.Result) {
 // finish erases the progress line, so that what follows starts on a clean line.
 func (p *progress) finish() {
 	if p.live != nil {
+		if p.stop != nil {
+			close(p.stop)
+			<-p.stopped
+			p.stop = nil
+		}
 		p.live.Clear()
 	}
 }

@@ -25,7 +25,7 @@ const (
 )
 
 // usageErrors are what arena prints for a flag or command it does not know.
-var usageErrors = []string{"flag provided but not defined", "unknown command"}
+var usageErrors = []string{"flag provided but not defined", "unknown command", "unknown flag", "unknown subcommand", "(see 'arena "}
 
 type runner struct {
 	timeout, long time.Duration

@@ -118,6 +118,9 @@ func ReadJSON(r io.Reader) ([]store.Game, error) {
 			StartPosition: jg.StartPosition, FinalPosition: jg.FinalPosition,
 			Started: jg.Started.UTC(), Ended: jg.Ended.UTC(), Opening: nilIfEmpty(jg.Opening),
 		}
+		if jg.Late < 0 {
+			return nil, fmt.Errorf("%w: json: game %d: negative late_ns %d", ErrMalformed, i+1, jg.Late)
+		}
 		for _, t := range []time.Time{g.Started, g.Ended} {
 			if y := t.Year(); y < 0 || y > 9999 {
 				return nil, fmt.Errorf("%w: json: game %d: time %v is outside the years 0 to 9999", ErrMalformed, i+1, t)

@@ -268,7 +268,7 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 				return err
 			}
 			if late.Valid {
-				g.Late = time.Duration(late.Float64 * float64(time.Millisecond))
+				g.Late = time.Duration(math.Round(late.Float64 * float64(time.Millisecond)))
 			}
 			if err := json.Unmarshal([]byte(returns), &g.Returns); err != nil {
 				return fmt.Errorf("game %d: returns: %w", g.ID, err)

@@ -240,7 +240,7 @@ func TestRoundTrip(t *testing.T) {
 
 	g := sampleGame(tid, 0, "alice", "bob", 12)
 	g.Detail = "bob's reply came 40.25ms late"
-	g.Late = 40*time.Millisecond + 250*time.Microsecond
+	g.Late = 257635588 * time.Nanosecond // not a float's exact number of milliseconds
 	g.Reason = "time_forfeit"
 	g.Ratings = []store.RatingChange{rc("alice", 1500, 1508), rc("bob", 1500, 1492)}
 	g.Moves[3].PV = []string{"a b", `"quoted"`} // hostile text must survive

@@ -59,6 +59,45 @@ func (fs *flagSet) parseWithArgs(args []string, n int) error {
 	return nil
 }
 
+// positionalsLast moves the positional arguments among args behind the flags, keeping
+// their order, so that "arena match A --tc 10ms B" reads like "arena match --tc 10ms A B"
+// (the flag package stops at the first argument that is not a flag). A flag's value is
+// never taken for a positional argument: a flag that is not boolean, written without "=",
+// takes the next argument. Everything after "--" stays positional, in place.
+func (fs *flagSet) positionalsLast(args []string) []string {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(append(flags, "--"), append(positional, args[i+1:]...)...)
+		case len(a) < 2 || a[0] != '-':
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if strings.Contains(name, "=") {
+				continue
+			}
+			f := fs.Lookup(name)
+			if f == nil {
+				continue // unknown: Parse says so
+			}
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+			if i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	if len(positional) == 0 {
+		return flags
+	}
+	return append(append(flags, "--"), positional...)
+}
+
 // parse parses args that have no positional arguments.
 func (fs *flagSet) parse(args []string) error { return fs.parseWithArgs(args, 0) }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,14 +38,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
 	bf.register(fs, "", "NATS server URL (default: an embedded server)")
 	fs.StringVar(&logLevel, "log-level", "warn", "log level")
-	// The players may come first (arena match A B --tc ...), but flag parsing stops at the
-	// first argument that is not a flag: move them behind the flags.
-	lead := 0
-	for lead < len(args) && lead < 2 && !strings.HasPrefix(args[lead], "-") {
-		lead++
-	}
-	args = append(slices.Clone(args[lead:]), args[:lead]...)
-	if err := fs.parseWithArgs(args, 2); err != nil {
+	// The players may come anywhere (arena match A B --tc ..., arena match A --tc ... B).
+	if err := fs.parseWithArgs(fs.positionalsLast(args), 2); err != nil {
 		return err
 	}
 	if err := bf.check(explicitFlags(fs)); err != nil {

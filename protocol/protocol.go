@@ -45,6 +45,16 @@ const (
 	ReasonAborted      = "aborted"        // the referee stopped (shutdown); the game counts for nobody
 )
 
+// IsFault reports whether a game that ended for reason ended by a player's fault (a
+// forfeit or a resignation), rather than by the rules, an adjudication or the referee.
+func IsFault(reason string) bool {
+	switch reason {
+	case ReasonNormal, ReasonMaxPlies, ReasonAborted:
+		return false
+	}
+	return true
+}
+
 // Resign is the move text with which a player gives up the game.
 const Resign = "resign"
 

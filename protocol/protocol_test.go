@@ -386,3 +386,15 @@ func TestExactKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestIsFault(t *testing.T) {
+	for reason, want := range map[string]bool{
+		ReasonNormal: false, ReasonMaxPlies: false, ReasonAborted: false,
+		ReasonTimeForfeit: true, ReasonIllegalMove: true, ReasonProtocol: true, ReasonDisconnected: true,
+		ReasonResigned: true, ReasonNoResponders: true, ReasonAbsent: true,
+	} {
+		if got := IsFault(reason); got != want {
+			t.Errorf("IsFault(%q) = %v, want %v", reason, got, want)
+		}
+	}
+}

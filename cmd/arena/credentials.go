@@ -56,10 +56,6 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	nkey := fs.Bool("nkey", false, "an nkey (a key pair; the store keeps the public key) instead of a password (the store keeps its bcrypt hash)")
 	out := fs.String("out", "", "write the credentials file here (mode 0600); - for standard output. Without it the file goes to standard output only when that is not a terminal")
 	dbPath := fs.String("db", "", "the referee's SQLite database, which keeps the credential (required)")
-	// NAME may come before the flags.
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		args = append(append([]string{}, args[1:]...), args[0])
-	}
 	if err := fs.parseWithArgs(args, 1); err != nil {
 		return err
 	}
@@ -196,9 +192,6 @@ func credentialsList(ctx context.Context, args []string, stdout, stderr io.Write
 func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("credentials remove", "NAME --db FILE", stderr)
 	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		args = append(append([]string{}, args[1:]...), args[0])
-	}
 	if err := fs.parseWithArgs(args, 1); err != nil {
 		return err
 	}

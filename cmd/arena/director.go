@@ -270,19 +270,9 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 func endings(games []store.Game) map[string]ratings.Ends {
 	es := make([]ratings.Ending, len(games))
 	for i, g := range games {
-		es[i] = ratings.Ending{Players: g.Players, Scores: g.Scores, Reason: g.Reason, Fault: isFault(g.Reason)}
+		es[i] = ratings.Ending{Players: g.Players, Scores: g.Scores, Reason: g.Reason, Fault: protocol.IsFault(g.Reason)}
 	}
 	return ratings.Endings(es)
-}
-
-// isFault reports whether a game that ended for reason ended by a player's fault (a
-// forfeit or a resignation), rather than by the rules, an adjudication or the referee.
-func isFault(reason string) bool {
-	switch reason {
-	case protocol.ReasonNormal, protocol.ReasonMaxPlies, protocol.ReasonAborted:
-		return false
-	}
-	return true
 }
 
 // payoffTotals adds up each player's returns over games: for general-sum games, whose

@@ -40,9 +40,13 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flagSet {
 	}}
 }
 
-// parseWithArgs parses args that end in positional arguments: exactly n of them, or any
-// number when n < 0.
+// parseWithArgs parses args with positional arguments: exactly n of them, which may stand
+// anywhere among the flags (positionalsLast), or any number after the flags when n < 0
+// (a command line to run, whose own flags must stay as they are).
 func (fs *flagSet) parseWithArgs(args []string, n int) error {
+	if n > 0 {
+		args = fs.positionalsLast(args)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.help()
@@ -106,6 +110,15 @@ func (fs *flagSet) parse(args []string) error { return fs.parseWithArgs(args, 0)
 func newLogger(stderr io.Writer, level string) (zerolog.Logger, error) {
 	f, ok := stderr.(*os.File)
 	return newLoggerTo(stderr, ok && isatty.IsTerminal(f.Fd()), level)
+}
+
+// newLiveLogger is newLogger writing through live, the status line on a terminal, when
+// there is one, so that log lines scroll above it.
+func newLiveLogger(stderr io.Writer, live *liveLine, level string) (zerolog.Logger, error) {
+	if live != nil {
+		return newLoggerTo(live, true, level)
+	}
+	return newLogger(stderr, level)
 }
 
 // newLoggerTo builds a logger writing to w: human-readable console lines when console is

@@ -39,7 +39,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bf.register(fs, "", "NATS server URL (default: an embedded server)")
 	fs.StringVar(&logLevel, "log-level", "warn", "log level")
 	// The players may come anywhere (arena match A B --tc ..., arena match A --tc ... B).
-	if err := fs.parseWithArgs(fs.positionalsLast(args), 2); err != nil {
+	if err := fs.parseWithArgs(args, 2); err != nil {
 		return err
 	}
 	if err := bf.check(explicitFlags(fs)); err != nil {
@@ -85,10 +85,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
 	live := newLiveLine(stderr)
-	log, err := newLogger(stderr, logLevel)
-	if live != nil {
-		log, err = newLoggerTo(live, true, logLevel)
-	}
+	log, err := newLiveLogger(stderr, live, logLevel)
 	if err != nil {
 		return err
 	}

@@ -117,7 +117,7 @@ func TestPositionalsLast(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := fs.parseWithArgs(fs.positionalsLast(tc.args), -1); err != nil {
+			if err := fs.parseWithArgs(tc.args, 2); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(fs.Args(), tc.want) {

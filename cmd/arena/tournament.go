@@ -62,10 +62,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
 	live := newLiveLine(stderr)
-	log, err := newLogger(stderr, logLevel)
-	if live != nil {
-		log, err = newLoggerTo(live, true, logLevel)
-	}
+	log, err := newLiveLogger(stderr, live, logLevel)
 	if err != nil {
 		return err
 	}
@@ -415,7 +412,7 @@ func writeTerminations(w io.Writer, rows []protocol.StandingsRow) error {
 		switch {
 		case reason == protocol.ReasonNormal:
 			return 0
-		case !isFault(reason):
+		case !protocol.IsFault(reason):
 			return 1
 		}
 		return 2

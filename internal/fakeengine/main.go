@@ -4,11 +4,14 @@
 //
 // Usage:
 //
-//	fakeengine [--behave B1,B2,...] [--ply N] [--delay DUR] [--name NAME] [--log FILE]
+//	fakeengine [--behave B1,B2,...] [--ply N] [--delay DUR] [--name NAME] [--log FILE] [--once FILE]
 //
 // The behaviours (see the behaviours table for the full list) that concern a move strike
 // at the first go whose moves line holds N or more moves (--ply, default 0), and at every
-// later one. --delay is the sleep of slow-start and slow-move. --log appends every line the
+// later one. With --once they strike only once, in whichever process of the engine gets
+// there first: the first to create FILE (it must not exist yet) misbehaves, every later go
+// and every restarted engine plays normally. That is how a test makes one game go wrong
+// and checks that the others do not. --delay is the sleep of slow-start and slow-move. --log appends every line the
 // engine receives to FILE, for tests to check what it was told; lines it writes about
 // itself (its pid, its child's) start with "# ".
 //
@@ -37,21 +40,23 @@ type behaviour struct {
 // behaviours is the table of --behave values. A test engine for another protocol can
 // grow its own table the same way.
 var behaviours = map[string]behaviour{
-	"normal":      {"play the first legal move, with an info line before it (the default)"},
-	"upper":       {"write moves in upper case (D3, PASS)"},
-	"crlf":        {`end lines with "\r\n", and send empty lines and # comments around answers`},
-	"slow-start":  {"sleep --delay before answering ready"},
-	"slow-move":   {"from ply N, sleep --delay before answering go"},
-	"crash":       {"from ply N, exit with status 3 on go, without answering"},
-	"garbage":     {"from ply N, answer go with a line that is no move"},
-	"illegal":     {"from ply N, answer go with d4, a square taken from the start"},
-	"resign":      {"from ply N, answer go with resign"},
-	"long-line":   {"from ply N, answer go with a line of 100 KiB"},
-	"ignore-quit": {"keep running after quit and the end of input, ignoring SIGTERM and SIGINT"},
-	"child":       {"start a child process (in the engine's process group, holding its output) that ignores SIGTERM and sleeps"},
-	"stderr":      {"write a line to standard error for every command received"},
-	"no-ready":    {"never answer arena 1"},
-	"bad-ready":   {"answer arena 1 with hello instead of ready"},
+	"normal":       {"play the first legal move, with an info line before it (the default)"},
+	"upper":        {"write moves in upper case (D3, PASS)"},
+	"crlf":         {`end lines with "\r\n", and send empty lines and # comments around answers`},
+	"slow-start":   {"sleep --delay before answering ready"},
+	"slow-move":    {"from ply N, sleep --delay before answering go"},
+	"crash":        {"from ply N, exit with status 3 on go, without answering"},
+	"garbage":      {"from ply N, answer go with a line that is no move"},
+	"illegal":      {"from ply N, answer go with d4, a square taken from the start"},
+	"resign":       {"from ply N, answer go with resign"},
+	"long-line":    {"from ply N, answer go with a line of 100 KiB"},
+	"ignore-quit":  {"keep running after quit and the end of input, ignoring SIGTERM and SIGINT"},
+	"child":        {"start a child process (in the engine's process group, holding its output) that ignores SIGTERM and sleeps"},
+	"setsid-child": {"start a child process that leaves the engine's session and process group (setsid), closes its output, ignores SIGTERM and sleeps"},
+	"flood":        {"from ply N, answer go with 4 MiB of 1 KiB lines that are no move, then the move"},
+	"stderr":       {"write a line to standard error for every command received"},
+	"no-ready":     {"never answer arena 1"},
+	"bad-ready":    {"answer arena 1 with hello instead of ready"},
 }
 
 const crashStatus = 3
@@ -62,7 +67,9 @@ type config struct {
 	delay  time.Duration
 	name   string
 	log    string
-	sleep  bool // internal: be the child (sleep forever, ignoring SIGTERM)
+	once   string // strike once: only the go that creates this file misbehaves
+	sleep  bool   // internal: be the child (sleep forever, ignoring SIGTERM)
+	setsid bool   // internal: the child also leaves the session
 }
 
 func main() {
@@ -72,7 +79,12 @@ func main() {
 		os.Exit(2)
 	}
 	if cfg.sleep {
-		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		if cfg.setsid {
+			if _, err := syscall.Setsid(); err != nil {
+				fmt.Fprintln(os.Stderr, "fakeengine: setsid:", err)
+			}
+		}
 		sleepForever()
 	}
 	os.Exit(run(cfg, os.Stdin, os.Stdout, os.Stderr))
@@ -87,7 +99,9 @@ func parse(args []string) (config, error) {
 	fs.DurationVar(&cfg.delay, "delay", time.Second, "the sleep of slow-start and slow-move")
 	fs.StringVar(&cfg.name, "name", "fakeengine", "the name sent with ready")
 	fs.StringVar(&cfg.log, "log", "", "append every line received to this file")
-	fs.BoolVar(&cfg.sleep, "sleep-forever", false, "internal: the child of the child behaviour")
+	fs.StringVar(&cfg.once, "once", "", "misbehave only at the go that creates this file")
+	fs.BoolVar(&cfg.sleep, "sleep-forever", false, "internal: the child of the child behaviours")
+	fs.BoolVar(&cfg.setsid, "setsid", false, "internal: the child of setsid-child")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -142,6 +156,16 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(logf, "# child %d\n", c.Process.Pid)
 	}
+	if cfg.behave["setsid-child"] {
+		// Its own session, no pipe of the engine's: nothing ties it to the engine but
+		// being its child, which is lost once the engine exits.
+		c := exec.Command(os.Args[0], "--sleep-forever", "--setsid")
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(stderr, "fakeengine: child:", err)
+			return 2
+		}
+		fmt.Fprintf(logf, "# child %d\n", c.Process.Pid)
+	}
 
 	out := bufio.NewWriter(stdout)
 	eol := "\n"
@@ -187,7 +211,7 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "legal":
 			legal = words[1:]
 		case "go":
-			if plies < cfg.ply || len(legal) == 0 {
+			if plies < cfg.ply || len(legal) == 0 || !strike(cfg.once) {
 				say("info depth 1 nodes %d score 0.5 pv %s", len(legal), move(cfg, legal))
 				say("%s", move(cfg, legal))
 				break
@@ -206,6 +230,12 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 				say("resign")
 			case cfg.behave["long-line"]:
 				say("%s", strings.Repeat("x", 100<<10))
+			case cfg.behave["flood"]:
+				junk := strings.Repeat("y", 1023)
+				for range 4 << 10 {
+					fmt.Fprintf(out, "%s%s", junk, eol)
+				}
+				say("%s", move(cfg, legal))
 			default:
 				say("info depth 1 nodes %d score 0.5 pv %s", len(legal), move(cfg, legal))
 				say("%s", move(cfg, legal))
@@ -220,6 +250,20 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		sleepForever()
 	}
 	return 0
+}
+
+// strike reports whether a misbehaviour may strike now: always without --once, else only
+// for the caller that creates the file once names.
+func strike(once string) bool {
+	if once == "" {
+		return true
+	}
+	f, err := os.OpenFile(once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // sleepForever never returns. (An empty select would be reported as a deadlock.)

@@ -44,3 +44,36 @@ func TestSession(t *testing.T) {
 		t.Errorf("output %q, want %q", out.String(), want)
 	}
 }
+
+// TestOnce: with --once, a misbehaviour strikes at the first go only, across processes.
+func TestOnce(t *testing.T) {
+	once := t.TempDir() + "/once"
+	cfg, err := parse([]string{"--behave", "illegal", "--once", once})
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := "arena 1\nmoves\nlegal d3 c4\ngo\nmoves\nlegal d3 c4\ngo\n"
+	for i, want := range []string{"ready fakeengine 1.0\nd4\ninfo depth 1 nodes 2 score 0.5 pv d3\nd3\n",
+		"ready fakeengine 1.0\ninfo depth 1 nodes 2 score 0.5 pv d3\nd3\ninfo depth 1 nodes 2 score 0.5 pv d3\nd3\n"} {
+		var out, errs bytes.Buffer
+		if code := run(cfg, strings.NewReader(session), &out, &errs); code != 0 {
+			t.Fatalf("run %d: exit status %d; stderr %s", i, code, errs.String())
+		}
+		if out.String() != want {
+			t.Errorf("run %d: output %q, want %q", i, out.String(), want)
+		}
+	}
+}
+
+// TestFlood: flood sends 4 MiB of lines that are no move before the move.
+func TestFlood(t *testing.T) {
+	cfg, _ := parse([]string{"--behave", "flood"})
+	var out, errs bytes.Buffer
+	if code := run(cfg, strings.NewReader("arena 1\nmoves\nlegal d3\ngo\n"), &out, &errs); code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2+4096 || len(lines[1]) != 1023 || lines[len(lines)-1] != "d3" {
+		t.Errorf("%d lines, the second of %d bytes, the last %q", len(lines), len(lines[1]), lines[len(lines)-1])
+	}
+}

@@ -43,4 +43,38 @@ type Dialect interface {
 	GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) error
 	// Quit asks the engine to exit.
 	Quit(ctx context.Context, c LineConn) error
+	// Settle is called after a turn that went wrong (no answer in time, an answer that
+	// could not be played): it reads away what the engine still owes to earlier commands
+	// and whatever else it goes on sending, and checks with a harmless exchange that it
+	// answers again. ctx carries the grace the engine has for that. It returns what was
+	// read away; an error means the engine is unresponsive and is to be restarted.
+	Settle(ctx context.Context, c LineConn) (Stale, error)
+}
+
+// Stale tallies output an engine sent that answered nothing being asked: the late answer
+// to a turn that ran out of time, the rest of a flood. It is logged, never judged.
+type Stale struct {
+	Lines int
+	Bytes int64
+	First string // the first such line, cut to staleQuote bytes
+}
+
+// staleQuote is how much of the first stale line Stale keeps.
+const staleQuote = 120
+
+func (s *Stale) add(line string) {
+	if s.Lines == 0 {
+		s.First = line[:min(len(line), staleQuote)]
+	}
+	s.Lines++
+	s.Bytes += int64(len(line)) + 1
+}
+
+// Merge adds what o counted to s.
+func (s *Stale) Merge(o Stale) {
+	if s.Lines == 0 {
+		s.First = o.First
+	}
+	s.Lines += o.Lines
+	s.Bytes += o.Bytes
 }

@@ -159,6 +159,31 @@ func (d *gtp) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) e
 	return nil
 }
 
+// Settle reads the answers still owed to earlier commands (a genmove that ran out of
+// time), then asks for the engine's name, which any engine answers, to know that it
+// listens again. The board is replayed at the next turn, as the genmove read away was
+// played on it.
+func (d *gtp) Settle(ctx context.Context, c LineConn) (Stale, error) {
+	var (
+		st Stale
+		tr transcript
+	)
+	for d.pending > 0 {
+		if _, _, _, err := d.response(ctx, c, "genmove", &tr); err != nil {
+			return st, err
+		}
+		for _, l := range tr {
+			st.add(l)
+		}
+		tr = tr[:0]
+	}
+	d.synced = false
+	if _, _, _, err := d.command(ctx, c, "name", &tr); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
 // Quit sends "quit". An engine that exits without answering has done what it was asked.
 func (d *gtp) Quit(ctx context.Context, c LineConn) error {
 	var tr transcript

@@ -178,6 +178,49 @@ func judgeLine(t players.Turn, line string, words []string, info protocol.Search
 	return players.Decision{Move: m, Info: info}, nil
 }
 
+// settleQuiet is how long an engine must stay silent, once it has given the answers it
+// owed, for Settle to take it as having stopped talking.
+const settleQuiet = 30 * time.Millisecond
+
+// Settle reads away the answers still owed to go commands that ran out of time, then any
+// line that follows, until the engine has been quiet for settleQuiet. The line protocol
+// has no ping: the late answer is the proof that the engine listens. An engine still
+// thinking, or still talking, when ctx ends is unresponsive.
+func (d *lineDialect) Settle(ctx context.Context, c LineConn) (Stale, error) {
+	var st Stale
+	for d.owed > 0 {
+		line, err := c.Recv(ctx)
+		if err != nil && !errors.Is(err, ErrLineTooLong) {
+			return st, fmt.Errorf("no answer to the go that ran out of time: %w", err)
+		}
+		st.add(line)
+		if words := strings.Fields(line); err == nil && (skipLine(words) || strings.EqualFold(words[0], "info")) {
+			continue
+		}
+		d.owed--
+	}
+	return st, quiet(ctx, c, &st)
+}
+
+// quiet reads lines into st until none comes for settleQuiet; it fails when ctx ends first.
+func quiet(ctx context.Context, c LineConn, st *Stale) error {
+	for {
+		wait, cancel := context.WithTimeout(ctx, settleQuiet)
+		line, err := c.Recv(wait)
+		cancel()
+		switch {
+		case err == nil, errors.Is(err, ErrLineTooLong):
+			st.add(line)
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			return nil
+		case ctx.Err() != nil:
+			return fmt.Errorf("the engine was still sending output (%d lines) when its grace ended: %w", st.Lines, ctx.Err())
+		default:
+			return err
+		}
+	}
+}
+
 // GameOver sends "gameover RESULT REASON".
 func (d *lineDialect) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) error {
 	return c.Send("gameover " + lineWord(n.Result, "*") + " " + lineWord(n.Reason, "unknown"))

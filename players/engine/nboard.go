@@ -160,6 +160,17 @@ func (d *nboard) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice
 	return nil
 }
 
+// Settle sends a ping and reads up to its pong: what came before it is stale.
+func (d *nboard) Settle(ctx context.Context, c LineConn) (Stale, error) {
+	var tr transcript
+	err := d.sync(ctx, c, &tr)
+	var st Stale
+	for _, l := range tr[:max(len(tr)-1, 0)] {
+		st.add(l)
+	}
+	return st, err
+}
+
 // Quit sends "quit", which has no answer.
 func (d *nboard) Quit(ctx context.Context, c LineConn) error {
 	if err := c.Send("quit"); err != nil {

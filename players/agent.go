@@ -44,6 +44,9 @@ type Decision struct {
 	// NoReply leaves the turn unanswered, so that the referee decides on its own clock:
 	// a bridge whose engine did not answer in time uses it, and the game is lost on time.
 	NoReply bool
+	// Crashed gives the game up because the program behind the agent died choosing this
+	// move, and says how ("exit status 3"): the referee records the game as crashed.
+	Crashed string
 }
 
 // Agent chooses moves. Choose should return before t.Deadline or when ctx is done; a

@@ -616,6 +616,10 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 	case err != nil:
 		reply.Move = st.MoveString(legal[0])
 		log.Warn().Err(err).Str("move", reply.Move).Msg("agent failed; playing the first legal move")
+	case d.Crashed != "":
+		reply.Move = protocol.Resign
+		reply.Crashed = clipNote(d.Crashed)
+		log.Warn().Str("crashed", reply.Crashed).Msg("the agent's engine crashed; giving the game up")
 	case d.Resign:
 		reply.Move = protocol.Resign
 		reply.Info = cleanInfo(d.Info)
@@ -705,18 +709,23 @@ func cleanInfo(info protocol.SearchInfo) *protocol.SearchInfo {
 	if len(info.PV) > maxInfoPV {
 		info.PV = info.PV[:maxInfoPV]
 	}
-	if len(info.Note) > protocol.MaxNote {
-		// Cut at a character boundary: the note is text.
-		cut := protocol.MaxNote
-		for cut > 0 && !utf8.RuneStart(info.Note[cut]) {
-			cut--
-		}
-		info.Note = info.Note[:cut]
-	}
+	info.Note = clipNote(info.Note)
 	if info.Depth == 0 && info.Nodes == 0 && info.Score == 0 && len(info.PV) == 0 && info.Note == "" {
 		return nil
 	}
 	return &info
+}
+
+// clipNote cuts s to protocol.MaxNote bytes, at a character boundary: it is text.
+func clipNote(s string) string {
+	if len(s) <= protocol.MaxNote {
+		return s
+	}
+	cut := protocol.MaxNote
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }
 
 // notice passes a game notice to the agent, if it wants them.

@@ -340,6 +340,9 @@ func TestAgentFailuresStillYieldLegalMoves(t *testing.T) {
 		{"resign", func(context.Context, players.Turn) (players.Decision, error) {
 			return players.Decision{Resign: true}, nil
 		}, protocol.Resign},
+		{"crashed", func(context.Context, players.Turn) (players.Decision, error) {
+			return players.Decision{Crashed: "exit status 3"}, nil
+		}, protocol.Resign},
 		{"unencodable info", func(context.Context, players.Turn) (players.Decision, error) {
 			pv := make([]string, 1000)
 			for i := range pv {

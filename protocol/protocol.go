@@ -39,6 +39,7 @@ const (
 	ReasonProtocol     = "protocol_error" // a reply that is not a valid TurnReply for this turn
 	ReasonDisconnected = "disconnected"   // the player's connection went away mid-game
 	ReasonResigned     = "resigned"       // the player replied "resign"
+	ReasonCrashed      = "crashed"        // the player's engine died choosing its move (a resign with crashed set)
 	ReasonNoResponders = "no_responders"  // nobody listens on the player's turn subject
 	ReasonAbsent       = "absent"         // the player had not said hello when its game was due to start
 	ReasonMaxPlies     = "max_plies"      // adjudicated as a draw after the ply limit
@@ -191,6 +192,11 @@ type TurnReply struct {
 	Ply    int         `json:"ply"`
 	Move   string      `json:"move"`
 	Info   *SearchInfo `json:"info,omitempty"`
+	// Crashed, with the move "resign", says that the program behind the player died while
+	// choosing this move, and how (exit status 3, signal: killed): an engine bridge sends
+	// it, and the referee records the game as crashed rather than resigned. At most
+	// MaxNote bytes.
+	Crashed string `json:"crashed,omitempty"`
 }
 
 // GameNotice tells a player a game it plays in starts (TypeGameStart) or ended
@@ -330,6 +336,9 @@ func DecodeTurnReply(data []byte) (TurnReply, error) {
 	}
 	if m.Move == "" || len(m.Move) > 64 {
 		return TurnReply{}, fmt.Errorf("%w: move must be 1-64 bytes", ErrMalformed)
+	}
+	if m.Crashed != "" && (m.Move != Resign || len(m.Crashed) > MaxNote) {
+		return TurnReply{}, fmt.Errorf("%w: crashed goes with the move %q only, and holds at most %d bytes", ErrMalformed, Resign, MaxNote)
 	}
 	if m.Info != nil && (len(m.Info.PV) > 256 || m.Info.Depth < 0 || m.Info.Nodes < 0 || len(m.Info.Note) > MaxNote) {
 		return TurnReply{}, fmt.Errorf("%w: info: pv longer than 256 moves, negative depth or nodes, or a note over %d bytes", ErrMalformed, MaxNote)

@@ -533,6 +533,7 @@ func schemaSamples() []schemaSample {
 		schemaSample{"turn_request_per_move", "turn_request", perMove},
 		schemaSample{"turn_request_moves_to_go", "turn_request", periods},
 		schemaSample{"turn_reply_resign", "turn_reply", TurnReply{V: Version, Type: TypeMove, GameID: "g", Ply: 7, Move: Resign}},
+		schemaSample{"turn_reply_crashed", "turn_reply", TurnReply{V: Version, Type: TypeMove, GameID: "g", Ply: 7, Move: Resign, Crashed: "exit status 3"}},
 		schemaSample{"api_create", "api_request", APIRequest{V: Version, Type: TypeAPICreate, Config: "game = \"othello\"\n", Source: "t.toml", Openings: "d3 c5\n"}},
 		schemaSample{"api_status", "api_request", APIRequest{V: Version, Type: TypeAPIStatus}},
 		schemaSample{"api_cancel", "api_request", APIRequest{V: Version, Type: TypeAPICancel, Tournament: 4}},

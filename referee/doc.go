@@ -18,6 +18,8 @@
 //	                reply that arrived after it
 //	protocol_error  a reply that is not a valid TurnReply (garbage, oversize, unknown fields)
 //	resigned        the reply was "resign"
+//	crashed         the reply was "resign" with crashed set: the engine behind the player
+//	                died choosing the move (the detail says how)
 //	illegal_move    the reply names no move of the game, or a move that is not legal now
 //	absent          (tournaments) the player was not present when its game was due
 //

@@ -758,6 +758,11 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
 	}
 	rep := ex.rep
+	if rep.Move == protocol.Resign && rep.Crashed != "" {
+		out.reason = protocol.ReasonCrashed
+		out.detail = who + "'s engine crashed choosing its move: " + clip(rep.Crashed, protocol.MaxNote)
+		return out
+	}
 	if rep.Move == protocol.Resign {
 		out.reason = protocol.ReasonResigned
 		out.detail = who + " resigned"

@@ -178,6 +178,11 @@ func TestPlayForfeits(t *testing.T) {
 			bad: func(req protocol.TurnRequest) []byte { return reply(req, "7") }},
 		{name: "resigns", seat: 1, reason: protocol.ReasonResigned, detail: "bob resigned",
 			bad: func(req protocol.TurnRequest) []byte { return reply(req, protocol.Resign) }},
+		{name: "crashed", seat: 1, reason: protocol.ReasonCrashed, detail: "bob's engine crashed choosing its move: signal: killed",
+			bad: func(req protocol.TurnRequest) []byte {
+				return protocol.Encode(protocol.TurnReply{V: protocol.Version, Type: protocol.TypeMove, GameID: req.GameID, Ply: req.Ply,
+					Move: protocol.Resign, Crashed: "signal: killed"})
+			}},
 		{name: "first seat resigns", seat: 0, reason: protocol.ReasonResigned, detail: "alice resigned",
 			bad: func(req protocol.TurnRequest) []byte { return reply(req, protocol.Resign) }},
 	}

@@ -18,6 +18,7 @@ const pgnWidth = 80
 var pgnTermination = map[string]string{
 	"normal":         "normal",
 	"resigned":       "normal",
+	"crashed":        "abandoned",
 	"time_forfeit":   "time forfeit",
 	"illegal_move":   "rules infraction",
 	"protocol_error": "rules infraction",

@@ -611,7 +611,7 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 		reply.Move = d.Raw
 		reply.Info = cleanInfo(d.Info)
 		if !slices.ContainsFunc(legal, func(m game.Move) bool { return st.MoveString(m) == d.Raw }) {
-			log.Warn().Str("move", d.Raw).Msg("passing on a move that is not a legal move's text; the referee judges it")
+			log.Warn().Str("move", d.Raw).Msg("passing on the agent's own words, which are not one of the legal moves; the referee judges them")
 		}
 	case err != nil:
 		reply.Move = st.MoveString(legal[0])

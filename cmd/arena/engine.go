@@ -30,9 +30,9 @@ func engineDialects(depth int) map[string]func() engine.Dialect {
 
 // runEngine runs an external engine program as a player: "arena engine [flags] -- CMD
 // ARGS...". The engine is started at once, so that one that cannot start is reported
-// before the player says hello; it then plays one game at a time (Concurrency 1), is
-// restarted between games when it dies, and is told to quit, then killed with its whole
-// process group, when the command stops (SIGINT, SIGTERM).
+// before the player says hello; it then answers one turn at a time (Concurrency 1), is
+// restarted when it dies or stops answering (see engine.Bridge), and is told to quit,
+// then killed with everything it started, when the command stops (SIGINT, SIGTERM).
 func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlagSet("engine", "--nats URL --name NAME [flags] -- CMD [ARGS...]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
@@ -43,6 +43,7 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
 	commandTimeout := fs.Duration("command-timeout", engine.DefaultCommandTimeout, "time the engine has for each command that is not a move")
 	quitTimeout := fs.Duration("quit-timeout", engine.DefaultQuitTimeout, "time the engine has to exit after quit before its process group is killed")
+	pingTimeout := fs.Duration("ping-timeout", engine.DefaultPingTimeout, "after a turn that went wrong (late, no legal move): time the engine has to catch up and answer before it is restarted")
 	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.parseWithArgs(args, -1); err != nil {
@@ -65,8 +66,8 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return usagef("--name is required")
 	case !protocol.ValidName(*name):
 		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
-	case *startTimeout <= 0 || *commandTimeout <= 0 || *quitTimeout <= 0:
-		return usagef("--start-timeout, --command-timeout and --quit-timeout must be positive")
+	case *startTimeout <= 0 || *commandTimeout <= 0 || *quitTimeout <= 0 || *pingTimeout <= 0:
+		return usagef("--start-timeout, --command-timeout, --quit-timeout and --ping-timeout must be positive")
 	}
 	newDialect, ok := engineDialects(*depth)[*proto]
 	if !ok {
@@ -92,6 +93,7 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		StartTimeout:   *startTimeout,
 		CommandTimeout: *commandTimeout,
 		QuitTimeout:    *quitTimeout,
+		PingTimeout:    *pingTimeout,
 		Stderr:         func(line string) { blog.Info().Str("stderr", line).Msg("engine stderr") },
 	}, blog)
 	defer func() {

@@ -17,10 +17,6 @@ import (
 // ErrClosed is returned by a Bridge's methods after Close.
 var ErrClosed = errors.New("engine: the bridge is closed")
 
-// maxLost bounds the games remembered as lost to a dead engine, should their end notices
-// never come.
-const maxLost = 1024
-
 // Bridge is a players.Agent (and players.Learner) that plays through an external engine
 // program: it starts the program, speaks to it in a Dialect, and turns each turn into a
 // move command and each game notice into the dialect's new-game and game-over commands.
@@ -31,18 +27,26 @@ const maxLost = 1024
 // other game's turn: engines that go by the turn's commands alone (as the line protocol
 // allows) play both correctly.
 //
-// Failures:
+// One engine's fault stays inside one game:
 //   - The engine is started lazily (by Start, or the first notice or turn) and must finish
-//     its handshake within Options.StartTimeout.
-//   - An engine that dies mid-game loses that game: the bridge answers the game's turn
-//     with resign (and logs why), because the player runtime would otherwise play the
-//     first legal move in its place, as it does for any agent error. The engine is
-//     restarted when the game ends, or lazily before the next game.
-//   - An answer that is no legal move, and no answer before the turn's deadline, also
-//     resign the game, with the engine's line in the log: the referee would have forfeited
-//     the engine for them (illegal_move, time_forfeit), and the runtime would otherwise
-//     cover for it. The engine is kept: the dialects drop late answers before reading the
-//     next turn's.
+//     its handshake within Options.StartTimeout: a game only starts with an engine that
+//     has answered.
+//   - Turns are fenced: output the engine sent outside any turn (the rest of a flood, an
+//     answer after the deadline) is read away before the next turn's commands, and
+//     logged as stale, never judged.
+//   - An engine that dies choosing a move loses that game only, as crashed (the
+//     Decision's Crashed says how it ended), because the player runtime would otherwise
+//     play the first legal move in its place. It is restarted before its next turn; its
+//     other games go on with the new engine, which is told the game in progress with the
+//     next turn (every dialect sends or replays the whole game). An engine that dies
+//     between turns costs no game.
+//   - An answer that is not a legal move is passed to the referee as it is, which records
+//     illegal_move or protocol_error with the engine's words; no answer before the turn's
+//     deadline leaves the turn unanswered, and the referee records time_forfeit.
+//   - After any such turn the engine is settled (Dialect.Settle): it has
+//     Options.PingTimeout to give what it still owes and to answer a harmless command.
+//     One that does not is restarted at once, so that the next game does not meet an
+//     engine still stuck in the last one.
 //   - A turn whose context is cancelled (the player is shutting down) returns an error.
 type Bridge struct {
 	argv       []string
@@ -57,10 +61,8 @@ type Bridge struct {
 	proc     *Process
 	dialect  Dialect
 	identity Identity
-	current  string          // the game the engine was last told of with NewGame; "" for none
-	told     map[string]bool // the games the running engine was told of
-	lost     map[string]bool // games whose engine died in them: their turns are resigned
-	died     bool            // an engine died and has not been restarted
+	current  string // the game the engine was last told of with NewGame; "" for none
+	died     bool   // an engine died and has not been restarted
 	closed   bool
 	retiring sync.WaitGroup // engines being closed in the background
 }
@@ -86,8 +88,6 @@ func NewBridge(argv []string, dialect func() Dialect, opts Options, log zerolog.
 		log:        log,
 		ctx:        ctx,
 		cancel:     cancel,
-		told:       map[string]bool{},
-		lost:       map[string]bool{},
 	}
 }
 
@@ -133,10 +133,6 @@ func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, 
 	resign := players.Decision{Resign: true}
 
 	b.reap()
-	if b.lost[t.GameID] {
-		log.Warn().Msg("resigning: the engine died during this game")
-		return resign, nil
-	}
 	if err := b.ensure(ctx); err != nil {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return players.Decision{}, err
@@ -144,40 +140,126 @@ func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, 
 		log.Error().Err(err).Msg("resigning: the engine could not be started")
 		return resign, nil
 	}
+	b.fence(log)
 	if b.current != t.GameID {
 		if err := b.newGame(ctx, t.GameID, t.Game, t.Seat); err != nil {
-			if b.reap() {
-				log.Error().Err(err).Msg("resigning: the engine died")
-				return resign, nil
+			if how, dead := b.crashed(); dead {
+				log.Error().Err(err).Str("exit", how).Msg("the engine crashed taking the game; the game is given up as crashed and the engine restarted for the next turn")
+				return players.Decision{Crashed: how}, nil
 			}
 			log.Warn().Err(err).Msg("the engine did not take the new game")
 		}
 	}
 
 	d, err := b.dialect.Move(ctx, b.proc, t)
-	switch {
-	case err == nil:
+	if err == nil {
 		return d, nil
-	case errors.Is(err, ErrExited) || !b.proc.alive():
-		b.drop()
-		log.Error().Err(err).Msg("resigning: the engine died mid-game; it is restarted for the next game")
+	}
+	if how, dead := b.crashed(); dead || errors.Is(err, ErrExited) {
+		if how == "" {
+			how = exitHow(err)
+		}
+		if !dead {
+			b.drop()
+		}
+		log.Error().Str("exit", how).Msg("the engine crashed choosing its move; this game is given up as crashed, the engine is restarted for the next turn")
+		return players.Decision{Crashed: how}, nil
+	}
+	var (
+		ae   *AnswerError
+		out  = resign
+		line string
+	)
+	switch {
 	case errors.Is(err, context.Canceled):
 		return players.Decision{}, err
 	case errors.Is(err, context.DeadlineExceeded):
 		// The referee decides on its own clock: the game is lost on time, as it should be.
 		log.Error().Err(err).Msg("the engine did not answer in time; leaving the turn unanswered")
-		return players.Decision{NoReply: true}, nil
+		out = players.Decision{NoReply: true}
+	case errors.As(err, &ae) && ae.Line != "":
+		// Pass the engine's own words on, so the referee judges and records them
+		// (illegal_move, or protocol_error for a line too long to be a move).
+		line = ae.Line
+		log.Warn().Str("line", clipQuote(line)).Str("why", clipQuote(ae.Reason)).Msg("passing the engine's answer to the referee as it is")
+		out = players.Decision{Raw: rawMove(line)}
 	default:
-		var ae *AnswerError
-		if errors.As(err, &ae) && ae.Line != "" {
-			// Pass the engine's own words on, so the referee judges and records them
-			// (illegal_move, or protocol_error for a line too long to be a move).
-			log.Warn().Err(err).Str("line", ae.Line).Msg("passing the engine's answer to the referee as it is")
-			return players.Decision{Raw: rawMove(ae.Line)}, nil
-		}
 		log.Error().Err(err).Msg("resigning: the engine's answer cannot be played")
 	}
-	return resign, nil
+	b.settle(log)
+	return out, nil
+}
+
+// fence reads away what the engine sent since the last turn, before this turn's commands
+// are sent: it answers nothing being asked now.
+func (b *Bridge) fence(log zerolog.Logger) {
+	var st Stale
+	for {
+		select {
+		case it, ok := <-b.proc.lines:
+			if ok {
+				st.add(it.line)
+				continue
+			}
+		default:
+		}
+		break
+	}
+	logStale(log, st, "before the turn")
+}
+
+// settle gives an engine whose turn went wrong Options.PingTimeout to catch up and
+// answer (Dialect.Settle), and restarts it when it does not.
+func (b *Bridge) settle(log zerolog.Logger) {
+	ctx, cancel := context.WithTimeout(b.ctx, b.opts.PingTimeout)
+	st, err := b.dialect.Settle(ctx, b.proc)
+	cancel()
+	logStale(log, st, "after the turn")
+	if err == nil {
+		return
+	}
+	if _, dead := b.crashed(); !dead {
+		log.Warn().Err(err).Dur("ping_timeout", b.opts.PingTimeout).Msg("the engine is unresponsive; restarting it")
+		b.drop()
+	}
+	if err := b.ensure(b.ctx); err != nil {
+		log.Error().Err(err).Msg("the engine could not be restarted; it is tried again at the next turn")
+	}
+}
+
+// logStale logs what an engine sent outside any turn, when it sent anything.
+func logStale(log zerolog.Logger, st Stale, when string) {
+	if st.Lines == 0 {
+		return
+	}
+	log.Warn().Int("lines", st.Lines).Int64("bytes", st.Bytes).Str("first", clipQuote(st.First)).
+		Msg("stale output from the engine, read away " + when + " and not judged")
+}
+
+// clipQuote shortens an engine's line for a log entry.
+func clipQuote(line string) string {
+	if len(line) <= staleQuote {
+		return line
+	}
+	return strings.ToValidUTF8(line[:staleQuote], "") + fmt.Sprintf("... (%d bytes)", len(line))
+}
+
+// crashed reports whether the engine has gone, and how it ended; a dead engine is dropped.
+func (b *Bridge) crashed() (string, bool) {
+	if b.proc == nil || b.proc.alive() {
+		return "", false
+	}
+	how := exitHow(b.proc.exitErr())
+	b.reap()
+	return how, true
+}
+
+// exitHow is how an engine ended, from an error wrapping ErrExited: "exit status 3".
+func exitHow(err error) string {
+	if ee := (*exitError)(nil); errors.As(err, &ee) && ee.how != "" {
+		return ee.how
+	}
+	return "it exited"
 }
 
 // rawMove is the engine's answer line, trimmed, as the move text passed to the referee:
@@ -202,6 +284,7 @@ func (b *Bridge) GameStarted(n protocol.GameNotice) {
 		log.Error().Err(err).Msg("the engine could not be started for the game; it is tried again at its first turn")
 		return
 	}
+	b.fence(log)
 	if err := b.newGame(b.ctx, n.GameID, g, game.Seat(n.Seat)); err != nil {
 		log.Warn().Err(err).Msg("the engine did not take the new game")
 	}
@@ -215,7 +298,6 @@ func (b *Bridge) GameEnded(n protocol.GameNotice) {
 	if b.closed {
 		return
 	}
-	delete(b.lost, n.GameID)
 	b.reap()
 	if b.proc != nil && b.current == n.GameID {
 		ctx, cancel := context.WithTimeout(b.ctx, b.opts.CommandTimeout)
@@ -226,7 +308,6 @@ func (b *Bridge) GameEnded(n protocol.GameNotice) {
 		}
 		b.current = ""
 	}
-	delete(b.told, n.GameID)
 	if b.reap(); b.died && b.proc == nil {
 		b.died = false // one try per death, so that a broken engine does not hold up every notice
 		if err := b.ensure(b.ctx); err != nil {
@@ -285,7 +366,6 @@ func (b *Bridge) ensure(ctx context.Context) error {
 		return fmt.Errorf("%s handshake: %w", d.Name(), err)
 	}
 	b.proc, b.dialect, b.identity, b.current, b.died = p, d, id, "", false
-	clear(b.told)
 	b.log.Info().Int("pid", p.Pid()).Str("protocol", d.Name()).Str("engine_name", id.Name).
 		Str("engine_version", id.Version).Str("command", strings.Join(b.argv, " ")).Msg("engine started")
 	return nil
@@ -300,7 +380,6 @@ func (b *Bridge) newGame(ctx context.Context, id string, g game.Game, seat game.
 		return err
 	}
 	b.current = id
-	b.told[id] = true
 	return nil
 }
 
@@ -314,17 +393,10 @@ func (b *Bridge) reap() bool {
 	return true
 }
 
-// drop gives up on the engine, dead or as good as dead (it closed its output): the games
-// it was told of are lost, and it is closed in the background, so that the next use
-// starts a new one.
+// drop gives up on the engine, dead or as good as dead (it closed its output, it does not
+// answer): it is closed in the background, so that the next use starts a new one, which
+// is told of each game in progress at its next turn.
 func (b *Bridge) drop() {
-	if len(b.lost) > maxLost {
-		clear(b.lost)
-	}
-	for id := range b.told {
-		b.lost[id] = true
-	}
-	clear(b.told)
 	b.current = ""
 	b.retire(b.proc)
 	b.proc, b.died = nil, true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/protocol"
 )
 
 // TestBridgePlays plays two games through the bridge with engines that are unusual but
@@ -94,8 +95,8 @@ func TestBridgeBadHandshake(t *testing.T) {
 	}
 }
 
-// TestBridgeCrash: an engine that dies mid-game loses that game, and is restarted for the
-// next one, which it loses the same way.
+// TestBridgeCrash: an engine that dies mid-game loses that game as crashed, saying how it
+// ended, and is restarted for the next one, which it loses the same way.
 func TestBridgeCrash(t *testing.T) {
 	b := newBridge(t, fakeArgv("--behave", "crash", "--ply", "6"), engine.Options{})
 	if _, err := b.Start(context.Background()); err != nil {
@@ -104,8 +105,8 @@ func TestBridgeCrash(t *testing.T) {
 	first := b.Pid()
 	for _, gid := range []string{"g1", "g2"} {
 		r := playGame(t, b, gid, 2*time.Second)
-		if !r.resigned || len(r.moves) != 6 {
-			t.Fatalf("%s: %d moves, resigned %v; want a resignation at ply 6", gid, len(r.moves), r.resigned)
+		if r.crashed != "exit status 3" || len(r.moves) != 6 {
+			t.Fatalf("%s: %d moves, crashed %q; want a crash (exit status 3) at ply 6", gid, len(r.moves), r.crashed)
 		}
 		// The end of the game restarts the engine.
 		if pid := b.Pid(); pid == 0 || pid == first {
@@ -243,5 +244,121 @@ func TestBridgeInterleavedGames(t *testing.T) {
 	data, _ := os.ReadFile(logPath)
 	if n := strings.Count(string(data), "newgame "); n != 12 {
 		t.Errorf("%d newgame commands for 12 switches between games", n)
+	}
+}
+
+// interleave plays the turns of games a and b in turn until both end or stop where the
+// referee would judge, as a referee running both at once and a runtime serving them one
+// event at a time would. It returns what happened in each.
+func interleave(t *testing.T, b *engine.Bridge, tc time.Duration) map[string]*gameResult {
+	t.Helper()
+	g := lookupOthello(t)
+	ids := []string{"a", "b"}
+	states := map[string]game.State{}
+	out := map[string]*gameResult{}
+	for _, id := range ids {
+		states[id] = g.NewState()
+		out[id] = &gameResult{}
+		b.GameStarted(protocol.GameNotice{V: 1, Type: protocol.TypeGameStart, GameID: id, Game: g.Name(),
+			Players: []string{"x", "y"}, Position: states[id].String()})
+	}
+	done := map[string]bool{}
+	for len(done) < len(ids) {
+		for _, id := range ids {
+			st, r := states[id], out[id]
+			if done[id] {
+				continue
+			}
+			d, err := chooseAsRuntime(b, bridgeTurn(g, id, st, r.moves, tc))
+			if err != nil {
+				t.Fatalf("%s ply %d: Choose: %v", id, len(r.moves), err)
+			}
+			if d.Resign || d.Raw != "" || d.NoReply || d.Crashed != "" {
+				r.resigned, r.raw, r.noReply, r.crashed = d.Resign, d.Raw, d.NoReply, d.Crashed
+			} else {
+				r.moves = append(r.moves, st.MoveString(d.Move))
+				if err := st.Play(d.Move); err != nil {
+					t.Fatalf("%s ply %d: the bridge chose %s: %v", id, len(r.moves), st.MoveString(d.Move), err)
+				}
+				if !st.IsTerminal() {
+					continue
+				}
+			}
+			done[id] = true
+			b.GameEnded(protocol.GameNotice{V: 1, Type: protocol.TypeGameEnd, GameID: id, Game: g.Name(),
+				Players: []string{"x", "y"}, Result: "1-0", Reason: "normal", Moves: r.moves})
+		}
+	}
+	return out
+}
+
+// TestBridgeCrashSparesOtherGames: an engine that crashes answering one game's turn loses
+// that game only; the other game, in progress on the same engine, goes on to its end with
+// the restarted engine.
+func TestBridgeCrashSparesOtherGames(t *testing.T) {
+	once := filepath.Join(t.TempDir(), "once")
+	b := newBridge(t, fakeArgv("--behave", "crash", "--ply", "6", "--once", once), engine.Options{})
+	if _, err := b.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pid := b.Pid()
+	r := interleave(t, b, 2*time.Second)
+	if r["a"].crashed != "exit status 3" || len(r["a"].moves) != 6 {
+		t.Errorf("game a: %d moves, crashed %q; want the crash at ply 6", len(r["a"].moves), r["a"].crashed)
+	}
+	if b := r["b"]; b.crashed != "" || b.resigned || b.raw != "" || b.noReply || len(b.moves) < 50 {
+		t.Errorf("game b: %+v; want it played to its end", *b)
+	}
+	if now := b.Pid(); now == pid || now == 0 {
+		t.Errorf("engine pid %d after the crash (first %d): not restarted", now, pid)
+	}
+}
+
+// TestBridgeRestartsAStalledEngine: an engine that is still thinking when its grace after
+// a time-out ends is restarted at once, so that the next game meets an engine that
+// answers; the stalled turn alone is left unanswered.
+func TestBridgeRestartsAStalledEngine(t *testing.T) {
+	once := filepath.Join(t.TempDir(), "once")
+	b := newBridge(t, fakeArgv("--behave", "slow-move", "--delay", "5s", "--ply", "4", "--once", once),
+		engine.Options{PingTimeout: 100 * time.Millisecond})
+	if _, err := b.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pid := b.Pid()
+	began := time.Now()
+	r := playGame(t, b, "g1", 200*time.Millisecond)
+	if !r.noReply || len(r.moves) != 4 {
+		t.Fatalf("%d moves, no reply %v; want the turn at ply 4 left unanswered", len(r.moves), r.noReply)
+	}
+	if took := time.Since(began); took > 3*time.Second {
+		t.Errorf("the stalled game took %v: the bridge waited for the engine", took)
+	}
+	if now := b.Pid(); now == pid || now == 0 {
+		t.Fatalf("engine pid %d after the stall (first %d): not restarted", now, pid)
+	}
+	groupGone(t, pid, 2*time.Second)
+	if r := playGame(t, b, "g2", 200*time.Millisecond); r.noReply || r.raw != "" || r.crashed != "" || len(r.moves) < 50 {
+		t.Errorf("g2 after the restart: %+v; want a whole game", r)
+	}
+}
+
+// TestBridgeSettlesAFlood: an engine that floods its output on one move loses that move
+// (its first line is passed on to be judged), the rest of the flood and its late move are
+// read away, and the next game is played whole with the same engine.
+func TestBridgeSettlesAFlood(t *testing.T) {
+	once := filepath.Join(t.TempDir(), "once")
+	b := newBridge(t, fakeArgv("--behave", "flood", "--ply", "3", "--once", once), engine.Options{PingTimeout: 2 * time.Second})
+	r := playGame(t, b, "g1", 2*time.Second)
+	if !strings.HasPrefix(r.raw, "yyyy") || len(r.moves) != 3 {
+		t.Fatalf("%d moves, passed on %.20q; want the flood's first line at ply 3", len(r.moves), r.raw)
+	}
+	pid := b.Pid()
+	for _, id := range []string{"g2", "g3"} {
+		if r := playGame(t, b, id, 2*time.Second); r.noReply || r.raw != "" || r.crashed != "" || len(r.moves) < 50 {
+			t.Errorf("%s after the flood: %d moves, raw %.20q; want a whole game", id, len(r.moves), r.raw)
+		}
+	}
+	if b.Pid() != pid {
+		t.Error("the flood restarted the engine; it answered, and should have been kept")
 	}
 }

@@ -79,6 +79,7 @@ type gameResult struct {
 	resigned bool   // at len(moves)
 	raw      string // at len(moves): the engine's words passed on for the referee to judge
 	noReply  bool   // at len(moves): the turn left for the referee's clock
+	crashed  string // at len(moves): the engine died choosing the move, and this is how
 	infos    int    // turns answered with search info
 }
 
@@ -97,8 +98,8 @@ func playGame(t *testing.T, b *engine.Bridge, id string, tc time.Duration) gameR
 		if err != nil {
 			t.Fatalf("%s ply %d: Choose: %v", id, len(r.moves), err)
 		}
-		if d.Resign || d.Raw != "" || d.NoReply {
-			r.resigned, r.raw, r.noReply = d.Resign, d.Raw, d.NoReply
+		if d.Resign || d.Raw != "" || d.NoReply || d.Crashed != "" {
+			r.resigned, r.raw, r.noReply, r.crashed = d.Resign, d.Raw, d.NoReply, d.Crashed
 			break
 		}
 		if len(d.Info.PV) > 0 || d.Info.Depth > 0 {

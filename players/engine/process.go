@@ -19,6 +19,7 @@ const (
 	DefaultStartTimeout   = 10 * time.Second
 	DefaultQuitTimeout    = 2 * time.Second
 	DefaultCommandTimeout = 5 * time.Second
+	DefaultPingTimeout    = 500 * time.Millisecond
 )
 
 // MaxLineLen is the longest line, without its line ending, read from an engine. A longer
@@ -64,6 +65,10 @@ type Options struct {
 	// CommandTimeout bounds each command that is not a move (a Bridge's NewGame, GameOver
 	// and Quit) and each write to the engine's input. Zero means DefaultCommandTimeout (5s).
 	CommandTimeout time.Duration
+	// PingTimeout is how long an engine whose turn went wrong (no answer in time, an
+	// answer that is no legal move) has to give what it still owes and answer again
+	// (Dialect.Settle) before a Bridge restarts it. Zero means DefaultPingTimeout (500ms).
+	PingTimeout time.Duration
 	// Stderr receives each line the engine writes to its standard error, without the line
 	// ending (overlong lines are cut). It is called from one goroutine, in order. Nil
 	// discards them; a Bridge logs them instead.
@@ -83,6 +88,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CommandTimeout <= 0 {
 		o.CommandTimeout = DefaultCommandTimeout
+	}
+	if o.PingTimeout <= 0 {
+		o.PingTimeout = DefaultPingTimeout
 	}
 	return o
 }

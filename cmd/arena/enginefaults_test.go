@@ -17,15 +17,15 @@ import (
 )
 
 // engineTournament runs a tournament of the player "fake", served by "arena engine" with
-// bridgeArgs (flags, --, the engine's command line), against hp1 on the server at url, and
-// returns its games.
-func engineTournament(ctx context.Context, t *testing.T, arena, url, tc string, concurrency, rounds int, bridgeArgs ...string) []store.Game {
+// bridgeArgs (flags, --, the engine's command line), against opponent on the server at
+// url, and returns its games.
+func engineTournament(ctx context.Context, t *testing.T, arena, url, opponent, tc string, concurrency, rounds int, bridgeArgs ...string) []store.Game {
 	t.Helper()
 	bridge := startProc(ctx, t, "arena engine", append([]string{arena, "engine", "--nats", url, "--name", "fake",
 		"--quit-timeout", "500ms"}, bridgeArgs...)...)
 	defer bridge.stop(t)
 	dbPath := filepath.Join(t.TempDir(), "arena.db")
-	tour := exec.CommandContext(ctx, arena, "tournament", "--nats", url, "--players", "fake,hp1",
+	tour := exec.CommandContext(ctx, arena, "tournament", "--nats", url, "--players", "fake,"+opponent,
 		"--rounds", strconv.Itoa(rounds), "--tc", tc, "--concurrency", strconv.Itoa(concurrency), "--db", dbPath, "--wait", "20s", "--json")
 	var stdout, stderr bytes.Buffer
 	tour.Stdout, tour.Stderr = &stdout, &stderr
@@ -86,7 +86,7 @@ func TestEngineFaultStaysInItsGame(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			once := filepath.Join(t.TempDir(), "once")
 			args := append([]string{"--ping-timeout", "200ms", "--", fake, "--once", once}, tt.behave...)
-			games := engineTournament(ctx, t, bins.arena, url, tt.tc, tt.concurrency, 4, args...)
+			games := engineTournament(ctx, t, bins.arena, url, "hp1", tt.tc, tt.concurrency, 4, args...)
 			faults := 0
 			for _, g := range games {
 				if g.Reason == "normal" {

@@ -10,13 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/internal/proctag"
+	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
 )
@@ -126,9 +127,10 @@ func TestEngineTournament(t *testing.T) {
 	url = strings.Fields(url[strings.Index(url, "nats://"):])[0]
 
 	logPath := filepath.Join(t.TempDir(), "engine.log")
+	token := proctag.Track(t, "arena-cmd-test")
 	bridge := startProc(ctx, t, "arena engine", bins.arena, "engine", "--nats", url, "--name", "fake",
 		"--log-level", "debug", "--quit-timeout", "500ms",
-		"--", fake, "--behave", "upper,stderr,child", "--log", logPath)
+		"--", fake, "--behave", "upper,stderr,child", "--log", logPath, "--tag", token)
 
 	dbPath := filepath.Join(t.TempDir(), "arena.db")
 	tour := exec.CommandContext(ctx, bins.arena, "tournament", "--nats", url, "--players", "fake,random",
@@ -165,21 +167,10 @@ func TestEngineTournament(t *testing.T) {
 		}
 	}
 
-	// The engine and the child it started must be gone once the bridge has stopped.
-	data, _ := os.ReadFile(logPath)
-	var pid, child int
-	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) == 3 && f[0] == "#" {
-			n, _ := strconv.Atoi(f[2])
-			if f[1] == "pid" {
-				pid = n
-			} else if f[1] == "child" {
-				child = n
-			}
-		}
-	}
-	if pid == 0 || child == 0 {
-		t.Fatalf("the engine log names no pid or child:\n%s", data)
+	// The engine and the child it started must be gone once the bridge has stopped. (The
+	// pids the engine logs are those of its own pid namespace: the tag finds them.)
+	if found, err := proctag.Find(token); err != nil || len(found) != 3 {
+		t.Fatalf("processes carrying the tag: %v (%v); want the bridge, the engine and its child", found, err)
 	}
 	st := bridge.stop(t)
 	if st == nil || !st.Success() {
@@ -188,14 +179,60 @@ func TestEngineTournament(t *testing.T) {
 	if !strings.HasSuffix(string(mustRead(t, logPath)), "quit\n") {
 		t.Error("the engine was not told to quit")
 	}
-	for _, p := range []int{pid, child} {
-		if err := syscall.Kill(p, 0); err == nil && !zombie(p) {
-			t.Errorf("process %d (engine %d, child %d) still runs after the bridge stopped", p, pid, child)
-		}
+	if left, err := proctag.Find(token); err != nil || len(left) > 0 {
+		t.Errorf("still running after the bridge stopped: %v (%v)", left, err)
 	}
-	if err := syscall.Kill(-pid, 0); err == nil && !onlyZombies(pid) {
-		t.Errorf("the engine's process group %d still has live processes", pid)
+}
+
+// containment returns the containment an engine gets on this system.
+func containment(t *testing.T, fake string) engine.Containment {
+	t.Helper()
+	p, err := engine.Start(context.Background(), []string{fake}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer p.Close()
+	return p.Containment()
+}
+
+// TestEngineKilledLeavesNothing: when "arena engine" is killed outright (SIGKILL, so it
+// cannot close anything), no process of the engine's outlives it: not the engine, not a
+// child in its process group, not a child that left for a session of its own (setsid)
+// and ignores SIGTERM.
+func TestEngineKilledLeavesNothing(t *testing.T) {
+	bins := buildBinaries(t)
+	fake := buildFakeEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	token := proctag.Track(t, "arena-cmd-test")
+	if c := containment(t, fake); c != engine.ContainPIDNamespace {
+		t.Skipf("this system refuses pid namespaces (containment %v): engine children can outlive a killed bridge", c)
+	}
+
+	server := startProc(ctx, t, "arena server", bins.arena, "server", "--listen", "127.0.0.1:0")
+	url := server.waitFor(t, "nats://", 10*time.Second)
+	url = strings.Fields(url[strings.Index(url, "nats://"):])[0]
+	bridge := startProc(ctx, t, "arena engine", bins.arena, "engine", "--nats", url, "--name", "doomed",
+		"--", fake, "--behave", "setsid-child,child", "--tag", token)
+
+	// The bridge's own command line carries the tag too: it, the engine and two children.
+	// Once one of the children leads a session of its own, it has called setsid.
+	found, ok, err := proctag.Wait(token, 10*time.Second, func(found []proctag.Proc) bool {
+		return len(found) == 4 && slices.ContainsFunc(found, proctag.Proc.LeadsSession)
+	})
+	if !ok {
+		t.Fatalf("processes carrying the tag: %v (%v); want the bridge, the engine and two children, one of which called setsid", found, err)
+	}
+
+	if err := bridge.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-bridge.done
+	killed := time.Now()
+	if left, err := proctag.WaitGone(token, 3*time.Second); err != nil || len(left) > 0 {
+		t.Errorf("3s after kill -9 of the bridge, still running: %v (%v)", left, err)
+	}
+	t.Logf("all gone within %v of the bridge's death", time.Since(killed).Round(time.Millisecond))
 }
 
 func mustRead(t *testing.T, path string) []byte {
@@ -205,41 +242,6 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// zombie reports whether pid is a zombie: dead, waiting for its parent (here init, once
-// its own parent is gone) to reap it.
-func zombie(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // gone meanwhile
-	}
-	s := string(data)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] == "Z"
-}
-
-// onlyZombies reports whether every process of group pgid is a zombie.
-func onlyZombies(pgid int) bool {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
-			return false
-		}
-	}
-	return true
 }
 
 // TestEngineFaultsRecorded: what an engine does wrong reaches the database as the referee

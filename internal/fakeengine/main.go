@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	fakeengine [--behave B1,B2,...] [--ply N] [--delay DUR] [--name NAME] [--log FILE] [--once FILE]
+//	fakeengine [--behave B1,B2,...] [--ply N] [--delay DUR] [--name NAME] [--log FILE] [--once FILE] [--tag TOKEN]
 //
 // The behaviours (see the behaviours table for the full list) that concern a move strike
 // at the first go whose moves line holds N or more moves (--ply, default 0), and at every
@@ -13,7 +13,11 @@
 // and every restarted engine plays normally. That is how a test makes one game go wrong
 // and checks that the others do not. --delay is the sleep of slow-start and slow-move. --log appends every line the
 // engine receives to FILE, for tests to check what it was told; lines it writes about
-// itself (its pid, its child's) start with "# ".
+// itself (its pid, its child's) start with "# ". Those pids are as the engine sees them,
+// which inside a pid namespace of its own are not the caller's: --tag gives the engine's
+// children the arguments "--tag TOKEN" too, so that a test can find the engine and every
+// child it started by their command lines (/proc/PID/cmdline), whatever namespace they run
+// in. The tag changes nothing else.
 //
 // Exit status: 0 after quit or the end of its input, 3 for crash, 2 for a usage error.
 package main
@@ -68,6 +72,7 @@ type config struct {
 	name   string
 	log    string
 	once   string // strike once: only the go that creates this file misbehaves
+	tag    string // passed on to the children, for tests to find them
 	sleep  bool   // internal: be the child (sleep forever, ignoring SIGTERM)
 	setsid bool   // internal: the child also leaves the session
 }
@@ -100,6 +105,7 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&cfg.name, "name", "fakeengine", "the name sent with ready")
 	fs.StringVar(&cfg.log, "log", "", "append every line received to this file")
 	fs.StringVar(&cfg.once, "once", "", "misbehave only at the go that creates this file")
+	fs.StringVar(&cfg.tag, "tag", "", "a word the children get as an argument too, for tests to find them")
 	fs.BoolVar(&cfg.sleep, "sleep-forever", false, "internal: the child of the child behaviours")
 	fs.BoolVar(&cfg.setsid, "setsid", false, "internal: the child of setsid-child")
 	if err := fs.Parse(args); err != nil {
@@ -146,7 +152,7 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
 	}
 	if cfg.behave["child"] {
-		c := exec.Command(os.Args[0], "--sleep-forever")
+		c := exec.Command(os.Args[0], childArgs(cfg, "--sleep-forever")...)
 		// It holds the engine's output open too, as a helper process of a real engine
 		// might: the bridge must not wait for the end of output that never comes.
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
@@ -159,7 +165,7 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.behave["setsid-child"] {
 		// Its own session, no pipe of the engine's: nothing ties it to the engine but
 		// being its child, which is lost once the engine exits.
-		c := exec.Command(os.Args[0], "--sleep-forever", "--setsid")
+		c := exec.Command(os.Args[0], childArgs(cfg, "--sleep-forever", "--setsid")...)
 		if err := c.Start(); err != nil {
 			fmt.Fprintln(stderr, "fakeengine: child:", err)
 			return 2
@@ -250,6 +256,14 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		sleepForever()
 	}
 	return 0
+}
+
+// childArgs returns the arguments of a child: args, and the tag if there is one.
+func childArgs(cfg config, args ...string) []string {
+	if cfg.tag != "" {
+		args = append(args, "--tag", cfg.tag)
+	}
+	return args
 }
 
 // strike reports whether a misbehaviour may strike now: always without --once, else only

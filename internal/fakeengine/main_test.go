@@ -77,3 +77,31 @@ func TestFlood(t *testing.T) {
 		t.Errorf("%d lines, the second of %d bytes, the last %q", len(lines), len(lines[1]), lines[len(lines)-1])
 	}
 }
+
+// TestChildArgs: the children get the tag, and take the arguments they are given.
+func TestChildArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the children's arguments
+	}{
+		{"no tag", nil, "--sleep-forever --setsid"},
+		{"tag", []string{"--tag", "t-1", "--behave", "setsid-child"}, "--sleep-forever --setsid --tag t-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := parse(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := childArgs(cfg, "--sleep-forever", "--setsid")
+			if got := strings.Join(args, " "); got != tt.want {
+				t.Fatalf("childArgs = %q, want %q", got, tt.want)
+			}
+			child, err := parse(args)
+			if err != nil || !child.sleep || !child.setsid || child.tag != cfg.tag {
+				t.Errorf("the child parses %q as %+v, %v", args, child, err)
+			}
+		})
+	}
+}

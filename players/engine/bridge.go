@@ -366,8 +366,9 @@ func (b *Bridge) ensure(ctx context.Context) error {
 		return fmt.Errorf("%s handshake: %w", d.Name(), err)
 	}
 	b.proc, b.dialect, b.identity, b.current, b.died = p, d, id, "", false
-	b.log.Info().Int("pid", p.Pid()).Str("protocol", d.Name()).Str("engine_name", id.Name).
-		Str("engine_version", id.Version).Str("command", strings.Join(b.argv, " ")).Msg("engine started")
+	b.log.Info().Int("pid", p.Pid()).Stringer("containment", p.Containment()).Str("protocol", d.Name()).
+		Str("engine_name", id.Name).Str("engine_version", id.Version).Str("command", strings.Join(b.argv, " ")).
+		Msg("engine started")
 	return nil
 }
 

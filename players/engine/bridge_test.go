@@ -198,13 +198,11 @@ func TestBridgeSlowMove(t *testing.T) {
 // of its input and SIGTERM, and the child it started, and leaves no zombie.
 func TestBridgeCloseKillsGroup(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "engine.log")
-	b := newBridge(t, fakeArgv("--behave", "ignore-quit,child", "--log", logPath), engine.Options{QuitTimeout: 100 * time.Millisecond})
+	token := tag(t)
+	b := newBridge(t, fakeArgv("--behave", "ignore-quit,child", "--log", logPath, "--tag", token), engine.Options{QuitTimeout: 100 * time.Millisecond})
 	playGame(t, b, "g1", 2*time.Second)
 	pid := b.Pid()
-	own, child := logPids(t, logPath)
-	if own != pid || child == 0 {
-		t.Fatalf("engine log names pid %d and child %d; want pid %d and a child", own, child, pid)
-	}
+	_, child := engineAndChild(t, token, pid)
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}

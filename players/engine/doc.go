@@ -1,17 +1,23 @@
-// Package engine runs external engine programs as Arena players: it starts the program in
-// its own process group, speaks to it over standard input and output in one of three text
-// protocols (the line protocol of docs/engines.md, GTP or NBoard), and answers the
-// referee's turns through the normal player runtime. The `arena engine` and
+// Package engine runs external engine programs as Arena players: it starts the program so
+// that nothing it starts outlives it, speaks to it over standard input and output in one
+// of three text protocols (the line protocol of docs/engines.md, GTP or NBoard), and
+// answers the referee's turns through the normal player runtime. The `arena engine` and
 // `arena check-engine` commands are built on it.
 //
 // The layers, from the bottom:
 //
-//   - Process (Start) is a running program and a LineConn over its pipes. It leads a
-//     process group of its own, so that whatever it starts can be ended with it: Close
-//     closes its input, waits Options.QuitTimeout, then signals the whole group (SIGTERM,
-//     then SIGKILL) and reaps it. When the program exits by itself the rest of its group
-//     is killed at once. On Linux the kernel also kills it should the bridge die without
-//     closing it. Lines longer than MaxLineLen are refused, never buffered whole.
+//   - Process (Start) is a running program and a LineConn over its pipes. Close closes its
+//     input, waits Options.QuitTimeout, then signals its process group (SIGTERM, then
+//     SIGKILL) and reaps it. Lines longer than MaxLineLen are refused, never buffered
+//     whole. What holds the program's processes together is its Containment. On Linux
+//     the program is the init of a pid namespace of its own (in a user namespace of its
+//     own for a caller without CAP_SYS_ADMIN): whatever it starts, by whatever route
+//     (setsid included), stays in the namespace, which the kernel empties once the
+//     program is gone, and the kernel kills the program should the caller die without
+//     closing it (even by SIGKILL). So no process of an engine outlives the process that
+//     started it. Where the system refuses namespaces, and on other Unix systems, the
+//     program only leads a process group of its own, which is killed whole when it exits
+//     or is closed; a process that leaves the group escapes that.
 //   - A Dialect (NewLine, NewGTP, NewNBoard) turns handshakes, games and turns into a
 //     protocol's commands and judges the engine's answers. Bad answers of the line
 //     protocol come back as *AnswerError, quoting the engine's line exactly.
@@ -19,5 +25,6 @@
 //     when first needed, restarts it after it dies (a death mid-game loses that game),
 //     and resigns the games in which the engine fails, as a tournament would forfeit them.
 //
-// Engines need process groups: the package runs engines on Unix systems only.
+// Engines need process groups, and get the full guarantee only from Linux's pid
+// namespaces: the package runs engines on Unix systems only.
 package engine

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/proctag"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
@@ -201,20 +203,49 @@ func ppid(pid int) int {
 	return n
 }
 
-// logPids reads the pids the fake engine wrote to its --log file: its own and its child's.
-func logPids(t *testing.T, path string) (own, child int) {
+// engineAndChild waits for the fake engine and the one child it started, which carry
+// token, and returns their pids, as this process sees them; the engine's must be pid.
+func engineAndChild(t *testing.T, token string, pid int) (own, child int) {
 	t.Helper()
-	data, _ := os.ReadFile(path)
-	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) == 3 && f[0] == "#" {
-			n, _ := strconv.Atoi(f[2])
-			switch f[1] {
-			case "pid":
-				own = n
-			case "child":
-				child = n
+	own, children := waitEngine(t, token, 1, false)
+	if own != pid {
+		t.Fatalf("the engine runs as pid %d; want %d", own, pid)
+	}
+	return own, children[0]
+}
+
+// tag returns a fresh token for the fake engine's --tag (see proctag.Track).
+func tag(t *testing.T) string { return proctag.Track(t, "arena-engine-test") }
+
+// waitEngine waits until the fake engine and n children (--sleep-forever) carry token,
+// one of the children leading a session of its own if setsid (the child of setsid-child,
+// once it has left the engine's session and process group). It returns their pids, as
+// this process sees them. (A child that has not yet run its program carries the engine's
+// command line: that is why it waits for the children by their own.)
+func waitEngine(t *testing.T, token string, n int, setsid bool) (engine int, children []int) {
+	t.Helper()
+	found, ok, err := proctag.Wait(token, 5*time.Second, func(found []proctag.Proc) bool {
+		engine, children = 0, nil
+		for _, p := range found {
+			if slices.Contains(p.Args, "--sleep-forever") {
+				children = append(children, p.Pid)
+			} else {
+				engine = p.Pid
 			}
 		}
+		return len(found) == n+1 && len(children) == n &&
+			(!setsid || slices.ContainsFunc(found, proctag.Proc.LeadsSession))
+	})
+	if !ok {
+		t.Fatalf("processes carrying the tag: %v (%v); want the engine and %d children (one of which called setsid: %v)", found, err, n, setsid)
 	}
-	return own, child
+	return engine, children
+}
+
+// noneTagged fails the test if a process carrying token is still running after within.
+func noneTagged(t *testing.T, token string, within time.Duration, when string) {
+	t.Helper()
+	if left, err := proctag.WaitGone(token, within); err != nil || len(left) > 0 {
+		t.Errorf("%s: still running: %v (%v)", when, left, err)
+	}
 }

@@ -9,7 +9,9 @@ import (
 
 // Engines need process groups, which only Unix systems have here.
 
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+func startAttempts() []attempt { return []attempt{{ContainNone, nil}} }
+
+func termDefault(pid int) bool { return false }
 
 func killGroup(pgid int, sig syscall.Signal) error {
 	return errors.New("engine: process groups are not supported on this system")

@@ -4,7 +4,11 @@ package engine
 
 import "syscall"
 
-// sysProcAttr puts the engine in a process group of its own, led by itself.
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+// startAttempts puts the engine in a process group of its own, led by itself: pid
+// namespaces are Linux's.
+func startAttempts() []attempt {
+	return []attempt{{ContainGroup, &syscall.SysProcAttr{Setpgid: true}}}
 }
+
+// termDefault is for pid namespaces, which this system does not have.
+func termDefault(pid int) bool { return false }

@@ -96,12 +96,14 @@ func (o Options) withDefaults() Options {
 }
 
 // Process is a running engine program: a LineConn over its standard input and output.
-// The program leads a process group of its own, so that Close can end whatever it started
-// as well. Send and Recv may be called from different goroutines; Close from any.
+// The program leads a process group of its own and, on Linux where the system allows,
+// a pid namespace (see Containment), so that whatever it started ends with it. Send and
+// Recv may be called from different goroutines; Close from any.
 type Process struct {
-	cmd  *exec.Cmd
-	pid  int
-	opts Options
+	cmd     *exec.Cmd
+	pid     int
+	contain Containment
+	opts    Options
 
 	stdin          *os.File
 	stdout, stderr *os.File // the reading ends; the readers own them, Close may close them
@@ -126,9 +128,15 @@ type lineItem struct {
 var _ LineConn = (*Process)(nil)
 
 // Start starts the program argv[0] with the arguments argv[1:] (looked up in PATH as
-// exec.Command does) in a process group of its own, with pipes for its standard streams.
+// exec.Command does) with pipes for its standard streams, in a process group of its own
+// and, on Linux where the system allows, a pid namespace of its own (see Containment).
 // ctx only bounds the start: the process lives until Close, or until it exits.
 func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
+	return start(ctx, argv, opts, startAttempts())
+}
+
+// start is Start with the ways to start the program, the best first.
+func start(ctx context.Context, argv []string, opts Options, attempts []attempt) (*Process, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("engine: no command to run")
 	}
@@ -136,9 +144,6 @@ func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = opts.Dir, opts.Env
-	cmd.SysProcAttr = sysProcAttr()
 
 	var pipes [3][2]*os.File // stdin, stdout, stderr; each {read end, write end}
 	closeAll := func() {
@@ -158,8 +163,23 @@ func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
 		}
 		pipes[i] = [2]*os.File{r, w}
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
-	if err := cmd.Start(); err != nil {
+	// A containment the system refuses fails the start before the program runs: the next
+	// attempt starts it afresh. The last attempt's error is the one reported, so that a
+	// program that cannot start at all is reported as before.
+	var (
+		cmd     *exec.Cmd
+		contain Containment
+		err     error
+	)
+	for _, a := range attempts {
+		cmd, contain = exec.Command(argv[0], argv[1:]...), a.contain
+		cmd.Dir, cmd.Env, cmd.SysProcAttr = opts.Dir, opts.Env, a.attr
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
+		if err = cmd.Start(); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		closeAll()
 		return nil, fmt.Errorf("engine: start %s: %w", argv[0], err)
 	}
@@ -169,15 +189,16 @@ func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
 	pipes[2][1].Close()
 
 	p := &Process{
-		cmd:    cmd,
-		pid:    cmd.Process.Pid,
-		opts:   opts,
-		stdin:  pipes[0][1],
-		stdout: pipes[1][0],
-		stderr: pipes[2][0],
-		lines:  make(chan lineItem, lineQueue),
-		stop:   make(chan struct{}),
-		exited: make(chan struct{}),
+		cmd:     cmd,
+		pid:     cmd.Process.Pid,
+		contain: contain,
+		opts:    opts,
+		stdin:   pipes[0][1],
+		stdout:  pipes[1][0],
+		stderr:  pipes[2][0],
+		lines:   make(chan lineItem, lineQueue),
+		stop:    make(chan struct{}),
+		exited:  make(chan struct{}),
 	}
 	p.readers.Go(p.readStdout)
 	p.readers.Go(p.readStderr)
@@ -185,8 +206,13 @@ func Start(ctx context.Context, argv []string, opts Options) (*Process, error) {
 	return p, nil
 }
 
-// Pid returns the engine's process id, which is also the id of its process group.
+// Pid returns the engine's process id, which is also the id of its process group, as the
+// caller sees them (in a pid namespace of its own the engine sees itself as pid 1).
 func (p *Process) Pid() int { return p.pid }
+
+// Containment returns how the engine's processes are held together: ContainPIDNamespace
+// where the system allowed it, else ContainGroup (ContainNone without process groups).
+func (p *Process) Containment() Containment { return p.contain }
 
 // Exited is closed once the engine's main process has exited and been reaped.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
@@ -202,8 +228,10 @@ func (p *Process) alive() bool {
 }
 
 // wait reaps the engine. Once its main process is gone, the engine is finished: whatever
-// it left running in its group is killed at once, which also closes the pipes those
-// processes inherited, so that the readers see the end of the output.
+// it left running is killed at once, which also closes the pipes those processes
+// inherited, so that the readers see the end of the output. In a pid namespace the kernel
+// has done that before the engine can be reaped; otherwise its process group is killed
+// here.
 func (p *Process) wait() {
 	err := p.cmd.Wait()
 	// The group id cannot have been reused yet if any member remains, since Linux does not
@@ -296,9 +324,10 @@ func (p *Process) Recv(ctx context.Context) (string, error) {
 // Close ends the engine: it closes the engine's input (a well-behaved engine exits at the
 // end of its input, as after quit), waits up to Options.QuitTimeout for it to exit, then
 // sends SIGTERM and, shortly after, SIGKILL to its whole process group, and reaps it. Every
-// process of the group is gone when Close returns nil. Close is safe to call more than
-// once, and concurrently with Send and Recv, which then fail. Once it has returned,
-// Options.Stderr is not called any more.
+// process of the group is gone when Close returns nil, and with ContainPIDNamespace every
+// process the engine started, wherever it went. Close is safe to call more than once, and
+// concurrently with Send and Recv, which then fail. Once it has returned, Options.Stderr
+// is not called any more.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() { p.closeErr = p.shutdown() })
 	return p.closeErr
@@ -312,6 +341,11 @@ func (p *Process) shutdown() error {
 	case <-p.exited:
 	case <-quit.C:
 		_ = killGroup(p.pid, syscall.SIGTERM)
+		if p.contain == ContainPIDNamespace && termDefault(p.pid) {
+			// SIGTERM would have ended it, but a namespace's init is spared the default
+			// action: end it as SIGTERM would have, without waiting in vain.
+			_ = killGroup(p.pid, syscall.SIGKILL)
+		}
 		select {
 		case <-p.exited:
 		case <-time.After(min(termGrace, p.opts.QuitTimeout)):

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -139,15 +138,12 @@ func TestProcessStartErrors(t *testing.T) {
 // TestProcessCloseKillsGroup closes an engine that ignores quit, the end of its input and
 // SIGTERM, and has a child doing the same: Close must end both, and reap the engine.
 func TestProcessCloseKillsGroup(t *testing.T) {
-	logPath := filepath.Join(t.TempDir(), "engine.log")
-	p := startEngine(t, fakeArgv("--behave", "ignore-quit,child", "--log", logPath), engine.Options{QuitTimeout: 200 * time.Millisecond})
+	token := tag(t)
+	p := startEngine(t, fakeArgv("--behave", "ignore-quit,child", "--tag", token), engine.Options{QuitTimeout: 200 * time.Millisecond})
 	sendLines(t, p, "arena 1")
 	recvLine(t, p)
 	sendLines(t, p, "quit")
-	own, child := logPids(t, logPath)
-	if own != p.Pid() || child == 0 {
-		t.Fatalf("engine log names pid %d and child %d; want pid %d and a child", own, child, p.Pid())
-	}
+	own, child := engineAndChild(t, token, p.Pid())
 	began := time.Now()
 	if err := p.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
@@ -159,8 +155,8 @@ func TestProcessCloseKillsGroup(t *testing.T) {
 		t.Fatal("Close returned before the engine was reaped")
 	}
 	groupGone(t, p.Pid(), 2*time.Second)
-	if !pidGone(p.Pid()) || !pidGone(child) {
-		t.Errorf("after Close: engine %d gone %v, child %d gone %v", p.Pid(), pidGone(p.Pid()), child, pidGone(child))
+	if !pidGone(own) || !pidGone(child) {
+		t.Errorf("after Close: engine %d gone %v, child %d gone %v", own, pidGone(own), child, pidGone(child))
 	}
 	if took < 200*time.Millisecond || took > 3*time.Second {
 		t.Errorf("Close took %v; want the quit timeout (200ms) plus the SIGTERM grace", took)
@@ -170,19 +166,86 @@ func TestProcessCloseKillsGroup(t *testing.T) {
 // TestProcessChildHoldsOutput: an engine whose child keeps the output pipe open is still
 // seen to exit, and its child is ended with it.
 func TestProcessChildHoldsOutput(t *testing.T) {
-	logPath := filepath.Join(t.TempDir(), "engine.log")
-	p := startEngine(t, fakeArgv("--behave", "child,crash", "--log", logPath), engine.Options{})
-	sendLines(t, p, "arena 1", "moves", "legal d3", "go")
+	token := tag(t)
+	p := startEngine(t, fakeArgv("--behave", "child,crash", "--tag", token), engine.Options{})
+	sendLines(t, p, "arena 1")
 	recvLine(t, p)
+	_, child := engineAndChild(t, token, p.Pid())
+	sendLines(t, p, "moves", "legal d3", "go")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := p.Recv(ctx); !errors.Is(err, engine.ErrExited) {
 		t.Fatalf("Recv = %v, want ErrExited", err)
 	}
-	_, child := logPids(t, logPath)
 	groupGone(t, p.Pid(), 2*time.Second)
-	if child == 0 || !pidGone(child) {
+	if !pidGone(child) {
 		t.Errorf("the engine's child %d outlived it", child)
 	}
-	_ = os.Remove(logPath)
+}
+
+// TestProcessLeavesNothing: however the engine ends, nothing it started outlives it, not
+// even a child that left its session and process group (setsid) and ignores SIGTERM.
+func TestProcessLeavesNothing(t *testing.T) {
+	tests := []struct {
+		name     string
+		behave   string
+		children int
+		end      func(t *testing.T, p *engine.Process)
+	}{
+		// Close ends the engine's input, at which this one exits by itself.
+		{"close", "setsid-child", 1, closeEngine},
+		// This one must be killed: Close signals it after QuitTimeout.
+		{"close ignoring quit", "ignore-quit,child,setsid-child", 2, closeEngine},
+		{"crash", "setsid-child,crash", 1, crashEngine},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			token := tag(t)
+			p := startEngine(t, fakeArgv("--behave", tt.behave, "--tag", token), engine.Options{QuitTimeout: 300 * time.Millisecond})
+			if c := p.Containment(); c != engine.ContainPIDNamespace {
+				t.Skipf("this system refuses pid namespaces (containment %v): a child that calls setsid escapes", c)
+			}
+			sendLines(t, p, "arena 1")
+			recvLine(t, p)
+			if own, _ := waitEngine(t, token, tt.children, true); own != p.Pid() {
+				t.Errorf("Pid() = %d; the engine runs as pid %d", p.Pid(), own)
+			}
+			tt.end(t, p)
+			noneTagged(t, token, 2*time.Second, "after the engine ended")
+		})
+	}
+}
+
+func closeEngine(t *testing.T, p *engine.Process) {
+	t.Helper()
+	if err := p.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}
+
+// crashEngine has the engine exit by itself (status 3), and waits for it.
+func crashEngine(t *testing.T, p *engine.Process) {
+	t.Helper()
+	sendLines(t, p, "moves", "legal d3", "go")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := p.Recv(ctx); !errors.Is(err, engine.ErrExited) {
+		t.Fatalf("Recv = %v, want ErrExited", err)
+	}
+	<-p.Exited()
+}
+
+// TestProcessCloseTermDefault closes a program that neither reads its input nor handles
+// SIGTERM: SIGTERM ends it (a namespace's init is spared SIGTERM's default action, so
+// Close kills it at once instead), without the wait for SIGKILL.
+func TestProcessCloseTermDefault(t *testing.T) {
+	const quit = 500 * time.Millisecond // the wait for SIGKILL after SIGTERM is as long
+	p := startEngine(t, []string{"sleep", "60"}, engine.Options{QuitTimeout: quit})
+	began := time.Now()
+	if err := p.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if took := time.Since(began); took < quit || took > quit+300*time.Millisecond {
+		t.Errorf("Close took %v; want the quit timeout (%v) and little more", took, quit)
+	}
 }

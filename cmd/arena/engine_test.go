@@ -257,7 +257,7 @@ func TestEngineFaultsRecorded(t *testing.T) {
 		{"garbage", protocol.ReasonIllegalMove},
 		{"long-line", protocol.ReasonProtocol},
 		{"slow-move", protocol.ReasonTimeForfeit},
-		{"crash", protocol.ReasonResigned},
+		{"crash", protocol.ReasonCrashed},
 		{"resign", protocol.ReasonResigned},
 	}
 	for _, tt := range tests {

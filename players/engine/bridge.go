@@ -405,7 +405,10 @@ func (b *Bridge) drop() {
 
 // retire closes a process that is no longer used, in the background.
 func (b *Bridge) retire(p *Process) {
-	b.retiring.Go(func() { _ = p.Close() })
+	b.retiring.Go(func() {
+		err := p.Close()
+		b.log.Info().Int("pid", p.Pid()).Str("how", p.Ending()).AnErr("close_error", err).Msg("old engine stopped")
+	})
 }
 
 // stop asks the engine to quit and closes it.
@@ -418,6 +421,6 @@ func (b *Bridge) stop(p *Process, d Dialect) error {
 		cancel()
 	}
 	err := p.Close()
-	b.log.Info().Int("pid", p.Pid()).Msg("engine stopped")
+	b.log.Info().Int("pid", p.Pid()).Str("how", p.Ending()).Msg("engine stopped")
 	return err
 }

@@ -118,6 +118,7 @@ type Process struct {
 
 	closeOnce sync.Once
 	closeErr  error
+	ending    string // how Close ended the engine, for Ending
 }
 
 type lineItem struct {
@@ -333,14 +334,27 @@ func (p *Process) Close() error {
 	return p.closeErr
 }
 
+// Ending says how Close ended the engine: by itself, by SIGTERM, or by SIGKILL after it
+// ignored SIGTERM. It is empty until Close has returned.
+func (p *Process) Ending() string {
+	select {
+	case <-p.stop:
+		return p.ending
+	default:
+		return ""
+	}
+}
+
 func (p *Process) shutdown() error {
 	p.stdin.Close()
 	quit := time.NewTimer(p.opts.QuitTimeout)
 	defer quit.Stop()
 	select {
 	case <-p.exited:
+		p.ending = "it exited by itself"
 	case <-quit.C:
 		_ = killGroup(p.pid, syscall.SIGTERM)
+		p.ending = fmt.Sprintf("it was still running %v after quit and the end of its input, and SIGTERM ended it", p.opts.QuitTimeout)
 		if p.contain == ContainPIDNamespace && termDefault(p.pid) {
 			// SIGTERM would have ended it, but a namespace's init is spared the default
 			// action: end it as SIGTERM would have, without waiting in vain.
@@ -350,6 +364,7 @@ func (p *Process) shutdown() error {
 		case <-p.exited:
 		case <-time.After(min(termGrace, p.opts.QuitTimeout)):
 			_ = killGroup(p.pid, syscall.SIGKILL)
+			p.ending = fmt.Sprintf("it was still running %v after quit and the end of its input, ignored SIGTERM, and was killed with SIGKILL", p.opts.QuitTimeout)
 		}
 	}
 	var err error

@@ -161,6 +161,9 @@ func TestProcessCloseKillsGroup(t *testing.T) {
 	if took < 200*time.Millisecond || took > 3*time.Second {
 		t.Errorf("Close took %v; want the quit timeout (200ms) plus the SIGTERM grace", took)
 	}
+	if how := p.Ending(); !strings.Contains(how, "ignored SIGTERM, and was killed with SIGKILL") || !strings.Contains(how, "200ms") {
+		t.Errorf("Ending %q; want it to say the engine was killed with SIGKILL after ignoring quit (200ms) and SIGTERM", how)
+	}
 }
 
 // TestProcessChildHoldsOutput: an engine whose child keeps the output pipe open is still

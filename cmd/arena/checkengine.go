@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,24 +16,29 @@ import (
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/referee"
 )
 
 // checkQuitTimeout is how long check-engine waits for the engine to exit after quit, and
 // after a failed check, before its process group is ended.
 const checkQuitTimeout = time.Second
 
-// checkSeed fixes the random games the check positions are taken from, so that every run
-// checks the same positions.
+// checkSeed fixes the random games the check positions are taken from, and the moves of
+// the engine's opponent in the game on a clock, so that every run checks the same.
 const checkSeed = 20240601
+
+// defaultCheckClock is the game clock of the check that plays a whole game.
+const defaultCheckClock = "10+0.1"
 
 // runCheckEngine implements "arena check-engine": it runs an engine through a fixed set of
 // positions and says, one line per check, what a tournament would forfeit it for.
 func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check-engine", "[--protocol line|gtp|nboard] [--game othello] [--start-timeout 10s] [--move-time 1s] -- CMD ARGS...", stderr)
+	fs := newFlagSet("check-engine", "[--protocol line|gtp|nboard] [--game othello] [--start-timeout 10s] [--move-time 1s] [--clock 10+0.1] -- CMD ARGS...", stderr)
 	proto := fs.String("protocol", "line", "the engine's protocol: line, gtp or nboard")
 	gameSpec := fs.String("game", "othello", "game, with options")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
 	moveTime := fs.Duration("move-time", time.Second, "time the engine has for each move")
+	clockSpec := fs.String("clock", defaultCheckClock, "the game clock of the check that plays a whole game (60+0.5, 40/60, ...)")
 	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
 	if err := fs.parseWithArgs(args, -1); err != nil {
 		return err
@@ -47,6 +53,13 @@ func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if *startTimeout <= 0 || *moveTime <= 0 {
 		return usagef("--start-timeout and --move-time must be positive")
+	}
+	clock, err := referee.ParseTimeControl(*clockSpec)
+	if err != nil {
+		return usagef("--clock: %v", err)
+	}
+	if clock.Base <= 0 {
+		return usagef("--clock %s: want a game clock such as 10+0.1 or 40/60 (--move-time is the time per move of the other checks)", *clockSpec)
 	}
 	var newDialect func() engine.Dialect
 	switch *proto {
@@ -69,7 +82,7 @@ func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer
 
 	c := &checker{
 		argv: argv, g: g, newDialect: newDialect,
-		startTimeout: *startTimeout, moveTime: *moveTime,
+		startTimeout: *startTimeout, moveTime: *moveTime, clock: clock,
 		out: stdout, errOut: &engineStderr{w: stderr},
 	}
 	defer c.errOut.stop()
@@ -90,6 +103,7 @@ type checker struct {
 	newDialect   func() engine.Dialect
 	startTimeout time.Duration
 	moveTime     time.Duration
+	clock        referee.TimeControl // of the game on a clock
 	out          io.Writer
 	errOut       *engineStderr
 
@@ -99,9 +113,9 @@ type checker struct {
 
 func (c *checker) run(ctx context.Context) error {
 	positions := checkPositions(c.g)
-	total := 1 + len(positions)
-	fmt.Fprintf(c.out, "checking %s (%s protocol, %s, %v to start, %v a move): %d checks\n",
-		strings.Join(c.argv, " "), c.newDialect().Name(), c.g.Name(), c.startTimeout, c.moveTime, total)
+	total := 1 + len(positions) + 1 // the start, the positions, the game on a clock
+	fmt.Fprintf(c.out, "checking %s (%s protocol, %s, %v to start, %v a move, a game on a %s clock): %d checks\n",
+		strings.Join(c.argv, " "), c.newDialect().Name(), c.g.Name(), c.startTimeout, c.moveTime, c.clock, total)
 
 	msg, ok := c.start(ctx)
 	if !ok {
@@ -112,22 +126,29 @@ func (c *checker) run(ctx context.Context) error {
 	fmt.Fprintf(c.out, "ok   start: %s\n", msg)
 
 	failed := 0
-	for i, pos := range positions {
+	checks := len(positions) + 1
+	for i := range checks {
 		if c.proc == nil {
 			if msg, ok := c.start(ctx); !ok {
 				fmt.Fprintf(c.out, "FAIL restart after the failure: %s\n", msg)
-				fmt.Fprintf(c.out, "%d checks not run\n", len(positions)-i)
-				failed += len(positions) - i
+				fmt.Fprintf(c.out, "%d checks not run\n", checks-i)
+				failed += checks - i
 				break
 			}
 		}
-		msg, ok := c.check(ctx, pos)
+		name, msg, ok := c.clockName(), "", false
+		if i < len(positions) {
+			name = positions[i].name
+			msg, ok = c.check(ctx, positions[i])
+		} else {
+			msg, ok = c.checkClock(ctx)
+		}
 		if ok {
-			fmt.Fprintf(c.out, "ok   %s: %s\n", pos.name, msg)
+			fmt.Fprintf(c.out, "ok   %s: %s\n", name, msg)
 			continue
 		}
 		failed++
-		fmt.Fprintf(c.out, "FAIL %s: %s\n", pos.name, msg)
+		fmt.Fprintf(c.out, "FAIL %s: %s\n", name, msg)
 		if ctx.Err() != nil {
 			break
 		}
@@ -201,6 +222,114 @@ func (c *checker) check(ctx context.Context, pos checkPosition) (string, bool) {
 	return fmt.Sprintf("%s in %v", t.State.MoveString(dec.Move), took), true
 }
 
+// clockName names the check of the game on a clock.
+func (c *checker) clockName() string {
+	return fmt.Sprintf("game on a %s clock (%s)", c.clock, seatName(c.g, 0))
+}
+
+// checkClock plays a whole game on the game clock c.clock, the engine with the first seat
+// and the check the other, with random legal moves of a fixed seed. Each of the engine's
+// turns has the time left on its clock, as the referee would give it, and must be
+// answered with a legal move before that runs out. An engine that knows GTP's time_left
+// must have been told the time before each genmove.
+func (c *checker) checkClock(ctx context.Context) (string, bool) {
+	rec := &sentLines{LineConn: c.proc}
+	cctx, cancel := context.WithTimeout(ctx, engine.DefaultCommandTimeout)
+	err := c.dialect.NewGame(cctx, rec, c.g, 0)
+	cancel()
+	if err != nil {
+		c.dropEngine()
+		return "the engine failed at the start of a game: " + describeFailure(err, fmt.Sprintf("the command time (%v)", engine.DefaultCommandTimeout), false), false
+	}
+	rng := rand.New(rand.NewPCG(checkSeed, 1))
+	st := c.g.NewState()
+	var moves []string
+	left, own := c.clock.Base, 0
+	for !st.IsTerminal() && st.ToMove() >= 0 {
+		seat := st.ToMove()
+		legal := st.LegalMoves(seat, nil)
+		m := legal[rng.IntN(len(legal))]
+		if seat == 0 {
+			ms := left.Milliseconds()
+			cl := protocol.Clock{MoveMS: ms, RemainingMS: ms, IncrementMS: c.clock.Increment.Milliseconds()}
+			if n := c.clock.MovesPerPeriod; n > 0 {
+				cl.MovesToGo = n - own%n
+			}
+			begin := time.Now()
+			t := players.Turn{GameID: "check-clock", Game: c.g, State: st.Clone(), Seat: seat, Legal: legal,
+				Moves: slices.Clone(moves), Clock: cl, Deadline: begin.Add(left)}
+			mctx, cancel := context.WithDeadline(ctx, t.Deadline)
+			dec, err := c.dialect.Move(mctx, rec, t)
+			cancel()
+			used := time.Since(begin)
+			at := fmt.Sprintf("at its move %d, with %v left", own+1, humantime.Round(left))
+			if err != nil {
+				if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrExited) || !c.alive() {
+					c.dropEngine()
+				}
+				return at + ": " + describeFailure(err, fmt.Sprintf("the time left on its clock (%v)", humantime.Round(left)), false), false
+			}
+			if dec.Resign {
+				return at + ": the engine resigned: the game would be lost", false
+			}
+			if left -= used; left <= 0 {
+				return fmt.Sprintf("%s: the answer came %v after the clock ran out (forfeit: %s)", at, humantime.Round(-left), protocol.ReasonTimeForfeit), false
+			}
+			own++
+			left += c.clock.Increment
+			if n := c.clock.MovesPerPeriod; n > 0 && own%n == 0 {
+				left += c.clock.Base
+			}
+			m = dec.Move
+		}
+		moves = append(moves, st.MoveString(m))
+		if err := st.Play(m); err != nil {
+			return fmt.Sprintf("cannot play %s: %v", st.MoveString(m), err), false // a bug of ours
+		}
+	}
+	msg := fmt.Sprintf("%d moves, %v left at the end of the game", own, humantime.Round(left))
+	if k, ok := c.dialect.(interface{ Knows(string) bool }); ok && k.Knows("time_left") {
+		first, missing := rec.timeLeft()
+		if missing > 0 {
+			return fmt.Sprintf("%s, but %d genmove commands were not preceded by time_left, which the engine knows (a bug of the bridge's)", msg, missing), false
+		}
+		msg += fmt.Sprintf("; time_left sent before every genmove (the first: %q)", first)
+	}
+	return msg, true
+}
+
+// sentLines is a LineConn that keeps the lines sent through it, for checkClock.
+type sentLines struct {
+	engine.LineConn
+	sent []string
+}
+
+func (s *sentLines) Send(line string) error {
+	s.sent = append(s.sent, line)
+	return s.LineConn.Send(line)
+}
+
+// timeLeft returns the first time_left command sent, and how many genmove commands had
+// none sent since the previous one.
+func (s *sentLines) timeLeft() (first string, missing int) {
+	told := false
+	for _, l := range s.sent {
+		switch {
+		case strings.HasPrefix(l, "time_left "):
+			told = true
+			if first == "" {
+				first = l
+			}
+		case strings.HasPrefix(l, "genmove "):
+			if !told {
+				missing++
+			}
+			told = false
+		}
+	}
+	return first, missing
+}
+
 func (c *checker) alive() bool {
 	select {
 	case <-c.proc.Exited():
@@ -258,6 +387,9 @@ func describeFailure(err error, limit string, starting bool) string {
 		what, code = "no answer within "+limit, protocol.ReasonTimeForfeit
 	case errors.Is(err, engine.ErrExited):
 		what, code = "the engine exited", protocol.ReasonResigned
+	case errors.Is(err, engine.ErrRefused):
+		// No answer of the engine's to judge: the bridge gives the game up for it.
+		what, code = "the position could not be set up", protocol.ReasonResigned
 	case errors.Is(err, game.ErrIllegalMove):
 		what, code = "illegal move", protocol.ReasonIllegalMove
 	case ae != nil && len(ae.Line) > maxMoveBytes:
@@ -307,8 +439,10 @@ func checkTurn(g game.Game, moves []string, moveTime time.Duration) (players.Tur
 
 // checkPositions picks the positions of the checks: the initial position, the second
 // seat's first move, and from random games played with a fixed seed the first position
-// where the side to move must pass, the first with a single legal move, and one a few
-// moves before the end. A kind of position the game does not have (no passes) is left out.
+// where the side to move must pass, the first with a single legal move, one a few moves
+// before the end, and the first where the side to move has a move after the other side
+// passed (the engine must follow the pass). A kind of position the game does not have (no
+// passes) is left out.
 func checkPositions(g game.Game) []checkPosition {
 	start := g.NewState()
 	out := []checkPosition{{name: "start position (" + seatName(g, start.ToMove()) + " to move)"}}
@@ -320,10 +454,10 @@ func checkPositions(g game.Game) []checkPosition {
 		}
 	}
 
-	var pass, single, end *checkPosition
+	var pass, single, end, afterPass *checkPosition
 	rng := rand.New(rand.NewPCG(checkSeed, 0))
 	for range 500 {
-		if pass != nil && single != nil && end != nil {
+		if pass != nil && single != nil && end != nil && afterPass != nil {
 			break
 		}
 		s := g.NewState()
@@ -337,6 +471,10 @@ func checkPositions(g game.Game) []checkPosition {
 			who := seatName(g, s.ToMove())
 			if len(legal) == 1 && s.MoveString(legal[0]) == "pass" && pass == nil {
 				pass = &checkPosition{name: "forced pass (" + who + " to move, pass is the only legal move)", moves: append([]string{}, moves...)}
+			}
+			if n := len(moves); n > 0 && moves[n-1] == "pass" && s.MoveString(legal[0]) != "pass" && afterPass == nil {
+				afterPass = &checkPosition{name: fmt.Sprintf("after a pass (%s passed, %s to move)", seatName(g, plies[n-1].ToMove()), who),
+					moves: append([]string{}, moves...)}
 			}
 			if len(legal) == 1 && s.MoveString(legal[0]) != "pass" && single == nil && len(moves) > 1 {
 				single = &checkPosition{name: fmt.Sprintf("single legal move (%s to move, only %s)", who, s.MoveString(legal[0])), moves: append([]string{}, moves...)}
@@ -360,7 +498,7 @@ func checkPositions(g game.Game) []checkPosition {
 			}
 		}
 	}
-	for _, p := range []*checkPosition{pass, single, end} {
+	for _, p := range []*checkPosition{pass, single, end, afterPass} {
 		if p != nil {
 			out = append(out, *p)
 		}

@@ -2,16 +2,27 @@
 // of arena check-engine. It behaves like the GTP engines found in the wild: it echoes
 // command ids, answers name, version, protocol_version, list_commands (on several lines)
 // and list_games, writes its moves in upper case, and plays a random legal move (seeded,
-// so games repeat). On request it misbehaves.
+// so games repeat). It knows known_command, showboard ("Next move: Black" above the board),
+// time_settings and time_left. On request it misbehaves.
 //
 // Usage:
 //
 //	fakegtp [--fault MODE] [--from N] [--start-delay DUR] [--move-delay DUR] [--seed N]
-//	        [--lower] [--no-list-games] [--name NAME]
+//	        [--lower] [--no-list-games] [--name NAME] [--pass play|self|refuse]
 //
 // --start-delay makes it wait before reading its first command (a slow start); --move-delay
-// before each answer to genmove. The fault applies from its Nth genmove on (--from,
-// counting from 0); before that it plays well. The modes are:
+// is how long it thinks before each answer to genmove, less when the clock says so: after
+// "time_left COLOUR SECONDS STONES" it thinks at most SECONDS divided by STONES, or, in
+// main time (STONES 0), by half the empty squares.
+//
+// --pass says what it does with passes: "play" (the default) takes "play COLOUR pass" when
+// that side has no move; "self" acts like GRhino: it refuses "play COLOUR pass" with "?
+// syntax error", its board skips by itself a side that has no move, and it answers "pass"
+// to a genmove of the side not to move; "refuse" refuses the pass the same way but its
+// board does not skip, so it cannot follow a game with a pass.
+//
+// The fault applies from its Nth genmove on (--from, counting from 0); before that it
+// plays well. The modes are:
 //
 //	none         play well
 //	illegal      answer a square already taken
@@ -21,6 +32,7 @@
 //	hang         never answer, and read nothing more
 //	crash        exit with status 3 without answering
 //	ignore-quit  play well, but answer quit and keep running, ignoring SIGTERM too
+//	ignore-clock think --move-delay whatever time_left says
 package main
 
 import (
@@ -30,6 +42,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,7 +53,7 @@ import (
 )
 
 func main() {
-	fault := flag.String("fault", "none", "how to misbehave: none, illegal, badmove, refuse, garbage, hang, crash, ignore-quit")
+	fault := flag.String("fault", "none", "how to misbehave: none, illegal, badmove, refuse, garbage, hang, crash, ignore-quit, ignore-clock")
 	from := flag.Int("from", 0, "the first genmove (from 0) the fault applies to")
 	startDelay := flag.Duration("start-delay", 0, "wait this long before reading the first command")
 	moveDelay := flag.Duration("move-delay", 0, "wait this long before answering genmove")
@@ -48,11 +61,18 @@ func main() {
 	lower := flag.Bool("lower", false, "write moves in lower case")
 	noGames := flag.Bool("no-list-games", false, "refuse list_games")
 	name := flag.String("name", "FakeGTP", "the name answered to name")
+	passes := flag.String("pass", "play", "what it does with passes: play, self (like GRhino) or refuse")
 	flag.Parse()
 	switch *fault {
-	case "none", "illegal", "badmove", "refuse", "garbage", "hang", "crash", "ignore-quit":
+	case "none", "illegal", "badmove", "refuse", "garbage", "hang", "crash", "ignore-quit", "ignore-clock":
 	default:
 		fmt.Fprintf(os.Stderr, "fakegtp: unknown --fault %q\n", *fault)
+		os.Exit(2)
+	}
+	switch *passes {
+	case "play", "self", "refuse":
+	default:
+		fmt.Fprintf(os.Stderr, "fakegtp: unknown --pass %q\n", *passes)
 		os.Exit(2)
 	}
 	if *fault == "ignore-quit" {
@@ -64,6 +84,23 @@ func main() {
 	g := othello.New()
 	st := g.NewState()
 	genmoves := 0
+	// skip plays the pass of a side with no move, for --pass self.
+	skip := func() {
+		if *passes != "self" {
+			return
+		}
+		for !st.IsTerminal() {
+			legal := st.LegalMoves(st.ToMove(), nil)
+			if len(legal) != 1 || legal[0] != othello.Pass {
+				return
+			}
+			_ = st.Play(othello.Pass)
+		}
+	}
+	var clock struct {
+		told         bool // time_left came since the last genmove
+		secs, stones int
+	}
 	out := bufio.NewWriter(os.Stdout)
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
@@ -95,8 +132,21 @@ func main() {
 		case "version":
 			answer(true, "1.0")
 		case "list_commands":
-			answer(true, "protocol_version", "name", "version", "list_commands", "list_games",
-				"boardsize", "clear_board", "play", "genmove", "quit")
+			answer(true, knownCommands...)
+		case "known_command":
+			answer(true, strconv.FormatBool(len(fields) == 2 && slices.Contains(knownCommands, fields[1])))
+		case "showboard":
+			answer(true, "Next move: "+titled(g.Seats()[max(st.ToMove(), 0)]), st.String())
+		case "time_settings":
+			answer(true) // time_left says all it goes by
+		case "time_left":
+			secs, stones := 0, 0
+			if len(fields) == 4 {
+				secs, _ = strconv.Atoi(fields[2])
+				stones, _ = strconv.Atoi(fields[3])
+			}
+			clock.told, clock.secs, clock.stones = true, secs, stones
+			answer(true)
 		case "list_games":
 			if *noGames {
 				answer(false, "unknown command")
@@ -119,6 +169,10 @@ func main() {
 			st = g.NewState()
 			answer(true)
 		case "play":
+			if len(fields) == 3 && strings.EqualFold(fields[2], "pass") && *passes != "play" {
+				answer(false, "syntax error")
+				continue
+			}
 			if len(fields) != 3 || !toMove(g, st, fields[1]) {
 				answer(false, "illegal move")
 				continue
@@ -128,15 +182,25 @@ func main() {
 				answer(false, "illegal move")
 				continue
 			}
+			skip()
 			answer(true)
 		case "genmove":
+			if len(fields) == 2 && *passes == "self" && !toMove(g, st, fields[1]) {
+				answer(true, "pass") // as GRhino does: the side not to move passes
+				continue
+			}
 			if len(fields) != 2 || !toMove(g, st, fields[1]) {
 				answer(false, "not that colour's turn")
 				continue
 			}
-			time.Sleep(*moveDelay)
 			faulty := genmoves >= *from
 			genmoves++
+			think := *moveDelay
+			if clock.told && !(faulty && *fault == "ignore-clock") {
+				think = min(think, budget(st, clock.secs, clock.stones))
+			}
+			clock.told = false
+			time.Sleep(think)
 			legal := st.LegalMoves(st.ToMove(), nil)
 			m := legal[rng.IntN(len(legal))]
 			text := st.MoveString(m)
@@ -165,6 +229,7 @@ func main() {
 			if err := st.Play(m); err != nil {
 				panic(err)
 			}
+			skip()
 			answer(true, text)
 		case "quit":
 			answer(true)
@@ -180,6 +245,22 @@ func main() {
 		forever()
 	}
 }
+
+// knownCommands are the commands it answers, as list_commands lists them.
+var knownCommands = []string{"protocol_version", "name", "version", "known_command", "list_commands", "list_games",
+	"boardsize", "clear_board", "play", "genmove", "showboard", "time_settings", "time_left", "quit"}
+
+// budget is the longest it thinks with secs seconds left for stones moves, or in main time
+// (stones 0) for the rest of the game, which it reckons at half the empty squares.
+func budget(st game.State, secs, stones int) time.Duration {
+	if stones <= 0 {
+		stones = max(strings.Count(st.String(), "-")/2, 1)
+	}
+	return time.Duration(secs) * time.Second / time.Duration(stones)
+}
+
+// titled writes a colour as showboard does: "Black".
+func titled(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // toMove reports whether colour is the side to move.
 func toMove(g game.Game, st game.State, colour string) bool {

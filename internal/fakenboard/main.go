@@ -10,8 +10,9 @@
 //	fakenboard [--fault MODE] [--from N] [--start-delay DUR] [--move-delay DUR] [--seed N]
 //
 // --start-delay makes it wait before reading its first command (a slow start); --move-delay
-// before each answer to go. The fault applies from its Nth go on (--from, counting from
-// 0). The modes are:
+// before each answer to go, whatever the clock: NBoard tells an engine of none. The fault
+// applies from its Nth go on (--from, counting from 0), except no-pass, which applies
+// throughout. The modes are:
 //
 //	none         play well
 //	illegal      answer a square already taken
@@ -20,6 +21,8 @@
 //	hang         never answer, and read nothing more
 //	crash        exit with status 3 without answering
 //	ignore-quit  play well, but keep running after quit, ignoring SIGTERM too
+//	no-pass      not know PA: it reads a "set game" only up to its first pass (saying so
+//	             on standard error), so that it answers for the side that passed
 package main
 
 import (
@@ -39,14 +42,14 @@ import (
 )
 
 func main() {
-	fault := flag.String("fault", "none", "how to misbehave: none, illegal, badmove, garbage, hang, crash, ignore-quit")
+	fault := flag.String("fault", "none", "how to misbehave: none, illegal, badmove, garbage, hang, crash, ignore-quit, no-pass")
 	from := flag.Int("from", 0, "the first go (from 0) the fault applies to")
 	startDelay := flag.Duration("start-delay", 0, "wait this long before reading the first command")
 	moveDelay := flag.Duration("move-delay", 0, "wait this long before answering go")
 	seed := flag.Uint64("seed", 1, "seed of the random moves")
 	flag.Parse()
 	switch *fault {
-	case "none", "illegal", "badmove", "garbage", "hang", "crash", "ignore-quit":
+	case "none", "illegal", "badmove", "garbage", "hang", "crash", "ignore-quit", "no-pass":
 	default:
 		fmt.Fprintf(os.Stderr, "fakenboard: unknown --fault %q\n", *fault)
 		os.Exit(2)
@@ -76,12 +79,13 @@ func main() {
 		case "set":
 			what, val, _ := strings.Cut(arg, " ")
 			if what == "game" {
-				s, err := parseGGF(val)
+				s, err := parseGGF(val, *fault != "no-pass")
 				if err != nil {
 					fmt.Fprintln(os.Stderr, "fakenboard:", err)
-					continue
 				}
-				st = s
+				if s != nil {
+					st = s
+				}
 			}
 		case "move":
 			text, _, _ := strings.Cut(arg, "/")
@@ -141,8 +145,9 @@ func parseMove(st game.State, text string) (game.Move, error) {
 }
 
 // parseGGF reads the start position (BO) and the moves (B, W) of an Othello game in GGF;
-// the other properties are skipped.
-func parseGGF(s string) (game.State, error) {
+// the other properties are skipped. Unless passes is set, it stops at a pass (PA) with an
+// error, returning the position before it.
+func parseGGF(s string, passes bool) (game.State, error) {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "(;") || !strings.HasSuffix(s, ";)") {
 		return nil, errors.New("set game: not a GGF game")
@@ -182,6 +187,9 @@ func parseGGF(s string) (game.State, error) {
 				return nil, errors.New("set game: a move before BO")
 			}
 			text, _, _ := strings.Cut(val, "/")
+			if !passes && strings.EqualFold(text, "PA") {
+				return st, fmt.Errorf("set game: %s[%s]: not a square; the game is read up to it", tag, val)
+			}
 			m, err := parseMove(st, text)
 			if err != nil {
 				return nil, err

@@ -65,3 +65,10 @@ func (t transcript) silence() string {
 	}
 	return "it sent only " + strings.Join(q, ", ")
 }
+
+// ErrRefused is wrapped by the errors of a dialect whose engine answered with a failure a
+// command that sets up the position (GTP's boardsize, clear_board or play). The engine
+// cannot follow the game, but what it said is no answer to a turn: it is never to be
+// judged as the engine's move. The error's message says which command was refused and
+// what the engine said.
+var ErrRefused = errors.New("engine: the engine refused a command that sets up the position")

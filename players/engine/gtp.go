@@ -23,21 +23,61 @@ import (
 // owed to earlier ones (a genmove that ran out of time, say), so that a late answer is
 // never taken for the answer to the next command.
 //
+// Start asks for list_commands (or, when that is refused, known_command) to learn which of
+// the optional commands time_settings, time_left and showboard the engine knows.
+//
 // The engine's board follows the game: at each turn the moves it has not seen yet are sent
 // with "play"; when its board cannot be brought up to date that way (a new game, or a
 // history that is not a continuation of what it was told), it is cleared and the whole game
 // is replayed. The engine's own moves from genmove count as seen, as GTP has the engine
-// play them on its board. GTP carries no clock the bridge relies on: the time limit is the
-// referee's, and an engine that does not answer in time loses the game.
+// play them on its board. A play the engine refuses on a board brought up to date move by
+// move is tried once more on a board cleared and replayed; refused again, or refused
+// during a replay, it fails the turn with an error wrapping ErrRefused, never with an
+// *AnswerError: the refusal is no move of the engine's.
+//
+// Passes: the opponent's pass is sent as "play COLOUR pass". Some engines refuse it
+// (GRhino answers "? syntax error") because their board passes by itself, skipping a side
+// that has no move. When the engine refuses a pass its board is checked with showboard, if
+// it knows that command: a board that names the passing side as the one to move cannot
+// follow the game (ErrRefused); otherwise the engine is taken to pass by itself, and no pass
+// is sent to it again. The engine's own forced pass is asked for with genmove like any
+// move; "pass" in any case is accepted, and its board is taken to have passed.
+//
+// Clock: GTP times are whole seconds. When the engine knows time_settings, the clock is
+// sent at the first turn of each game whose settings differ from what the engine was last
+// told: a time per move of S seconds as Canadian byo-yomi of S seconds for one stone
+// ("time_settings 0 S 1"); a game clock of T seconds as main time only ("time_settings T 0
+// 0": GTP has no increment, so the engine is not told of one, but the time it is told it
+// has left includes the increments received so far); N moves in T seconds as byo-yomi of T
+// seconds for N stones ("time_settings 0 T N"). When the engine knows time_left, every
+// genmove is preceded by "time_left COLOUR SECONDS STONES": the time the engine really has
+// until the bridge must answer (the turn's deadline, as the line protocol's time line
+// counts it), rounded down, so that an engine that uses all it is told still answers in
+// time; STONES is 1 for a time per move, the moves to go for N moves in T, and 0 for main
+// time. Under a second, the engine is told 0. A time command the engine refuses is not sent
+// to it again. The referee's clock is still what counts: an engine that does not answer in
+// time loses the game.
 func NewGTP() Dialect { return &gtp{} }
 
 type gtp struct {
-	pending int      // commands sent whose answers have not been read yet
-	games   []string // what list_games answered, lower case; nil when it is not supported
-	size    int      // the board size last set with boardsize; 0 when none was
-	played  []string // the moves on the engine's board since clear_board, in the game's notation
-	synced  bool     // played is known to be the engine's board
+	pending int             // commands sent whose answers have not been read yet
+	games   []string        // what list_games answered, lower case; nil when it is not supported
+	known   map[string]bool // the optional commands (gtpOptional) the engine knows
+	size    int             // the board size last set with boardsize; 0 when none was
+	played  []string        // the moves on the engine's board since clear_board, in the game's notation
+	synced  bool            // played is known to be the engine's board
+	// selfPass is set once the engine refused "play COLOUR pass" and its board was found
+	// to pass by itself: passes are no longer sent to it (they stay in played).
+	selfPass bool
+	// clockKind is the kind of clock (gtpClockKind) time_settings was last worked out
+	// for in this game; "" until the game's first turn.
+	clockKind string
+	settings  string // the last time_settings command the engine accepted
 }
+
+// gtpOptional are the commands beyond the core of GTP that the dialect uses when the
+// engine knows them.
+var gtpOptional = []string{"time_settings", "time_left", "showboard"}
 
 // gtpGameNames are the names under which an engine's list_games may offer a game Arena
 // knows under the key's name.
@@ -45,8 +85,9 @@ var gtpGameNames = map[string][]string{"othello": {"othello", "reversi"}}
 
 func (d *gtp) Name() string { return "gtp" }
 
-// Start asks for the protocol version, the engine's name and version and the games it
-// plays. Each may be refused with "?"; only silence (ctx ends) or a broken answer fails.
+// Start asks for the protocol version, the engine's name and version, the commands it knows
+// and the games it plays. Each may be refused with "?"; only silence (ctx ends) or a broken
+// answer fails.
 func (d *gtp) Start(ctx context.Context, c LineConn) (Identity, error) {
 	var (
 		id Identity
@@ -65,6 +106,9 @@ func (d *gtp) Start(ctx context.Context, c LineConn) (Identity, error) {
 	} else if ok {
 		id.Version = gtpFirstLine(text)
 	}
+	if err := d.listCommands(ctx, c, &tr); err != nil {
+		return id, err
+	}
 	ok, text, _, err := d.command(ctx, c, "list_games", &tr)
 	if err != nil {
 		return id, err
@@ -82,6 +126,7 @@ func (d *gtp) Start(ctx context.Context, c LineConn) (Identity, error) {
 // NewGame sets the board size and clears the board.
 func (d *gtp) NewGame(ctx context.Context, c LineConn, g game.Game, seat game.Seat) error {
 	var tr transcript
+	d.clockKind = ""
 	if err := d.setBoard(ctx, c, g, &tr); err != nil {
 		return err
 	}
@@ -108,23 +153,11 @@ func (d *gtp) Move(ctx context.Context, c LineConn, t players.Turn) (players.Dec
 	if err := d.setBoard(ctx, c, t.Game, &tr); err != nil {
 		return no, err
 	}
-	if !d.synced || len(d.played) > len(steps) || !playedPrefix(d.played, steps) {
-		if err := d.clear(ctx, c, &tr); err != nil {
-			return no, err
-		}
+	if err := d.sync(ctx, c, seats, steps, &tr); err != nil {
+		return no, err
 	}
-	for _, st := range steps[len(d.played):] {
-		cmd := "play " + seats[st.seat] + " " + st.move
-		ok, _, line, err := d.command(ctx, c, cmd, &tr)
-		if err != nil {
-			d.synced = false
-			return no, err
-		}
-		if !ok {
-			d.synced = false
-			return no, tr.fail(line, ErrProtocol, "the engine refused %q, a legal move of the game", cmd)
-		}
-		d.played = append(d.played, st.move)
+	if err := d.clock(ctx, c, t, &tr); err != nil {
+		return no, err
 	}
 
 	cmd := "genmove " + seats[t.Seat]
@@ -155,9 +188,14 @@ func (d *gtp) Move(ctx context.Context, c LineConn, t players.Turn) (players.Dec
 // GameOver tells the engine nothing: GTP has no command for it. The next game starts with
 // clear_board.
 func (d *gtp) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) error {
-	d.synced = false
+	d.synced, d.clockKind = false, ""
 	return nil
 }
+
+// Knows reports whether the engine said in the handshake that it knows command, one of
+// time_settings, time_left and showboard (list_commands or known_command), and has not
+// refused it since. check-engine uses it to check that the clock was sent.
+func (d *gtp) Knows(command string) bool { return d.known[command] }
 
 // Settle reads the answers still owed to earlier commands (a genmove that ran out of
 // time), then asks for the engine's name, which any engine answers, to know that it
@@ -194,6 +232,200 @@ func (d *gtp) Quit(ctx context.Context, c LineConn) error {
 	return nil
 }
 
+// listCommands learns which of gtpOptional the engine knows: from list_commands, or, when
+// the engine refuses that, from known_command, asked for each until it is refused too.
+func (d *gtp) listCommands(ctx context.Context, c LineConn, tr *transcript) error {
+	d.known = map[string]bool{}
+	ok, text, _, err := d.command(ctx, c, "list_commands", tr)
+	if err != nil {
+		return err
+	}
+	if ok {
+		for _, w := range strings.Fields(text) {
+			if slices.Contains(gtpOptional, w) {
+				d.known[w] = true
+			}
+		}
+		return nil
+	}
+	for _, name := range gtpOptional {
+		ok, text, _, err := d.command(ctx, c, "known_command "+name, tr)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil // known_command is no command of this engine's either
+		}
+		d.known[name] = strings.EqualFold(strings.TrimSpace(text), "true")
+	}
+	return nil
+}
+
+// sync brings the engine's board to the position after steps: with the moves it has not
+// seen yet when its board is the game's so far, else by clearing it and replaying the game.
+// A move refused on a board brought up to date move by move gets one more try on a board
+// replayed from the start, in case the engine's board had gone astray.
+func (d *gtp) sync(ctx context.Context, c LineConn, seats []string, steps []boardStep, tr *transcript) error {
+	if !d.synced || len(d.played) > len(steps) || !playedPrefix(d.played, steps) {
+		if err := d.clear(ctx, c, tr); err != nil {
+			return err
+		}
+	}
+	fresh := len(d.played) == 0 // nothing to go astray
+	err := d.play(ctx, c, seats, steps, tr)
+	if err == nil || fresh || !errors.Is(err, ErrRefused) {
+		return err
+	}
+	if err := d.clear(ctx, c, tr); err != nil {
+		return err
+	}
+	return d.play(ctx, c, seats, steps, tr)
+}
+
+// play sends the steps the engine has not seen yet.
+func (d *gtp) play(ctx context.Context, c LineConn, seats []string, steps []boardStep, tr *transcript) error {
+	for _, st := range steps[len(d.played):] {
+		var err error
+		if st.move == "pass" {
+			err = d.pass(ctx, c, seats, st.seat, tr)
+		} else {
+			cmd := "play " + seats[st.seat] + " " + st.move
+			var (
+				ok   bool
+				line string
+			)
+			if ok, _, line, err = d.command(ctx, c, cmd, tr); err == nil && !ok {
+				err = refused(cmd, line, ", a legal move of the game")
+			}
+		}
+		if err != nil {
+			d.synced = false
+			return err
+		}
+		d.played = append(d.played, st.move)
+	}
+	return nil
+}
+
+// pass tells the engine that seat passed, unless it is known to pass by itself. An engine
+// that refuses the pass is taken to pass by itself from then on, unless its showboard
+// still has seat to move.
+func (d *gtp) pass(ctx context.Context, c LineConn, seats []string, seat game.Seat, tr *transcript) error {
+	if d.selfPass {
+		return nil
+	}
+	cmd := "play " + seats[seat] + " pass"
+	ok, _, line, err := d.command(ctx, c, cmd, tr)
+	if err != nil || ok {
+		return err
+	}
+	if d.known["showboard"] {
+		ok, text, _, err := d.command(ctx, c, "showboard", tr)
+		if err != nil {
+			return err
+		}
+		if next, found := gtpSideToMove(text, seats); ok && found && next == seat {
+			return refused(cmd, line, fmt.Sprintf(", and its board (showboard) still has %s to move: it cannot follow a pass", seats[seat]))
+		}
+	}
+	d.selfPass = true
+	return nil
+}
+
+// gtpSideToMove looks in a showboard answer for the line that says whose move it is
+// ("Next move: Black", "White to play") and returns that seat, if one line names one seat.
+func gtpSideToMove(board string, seats []string) (game.Seat, bool) {
+	for _, line := range strings.Split(strings.ToLower(board), "\n") {
+		if !strings.Contains(line, "move") && !strings.Contains(line, "turn") && !strings.Contains(line, "to play") {
+			continue
+		}
+		found := game.Seat(-1)
+		for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if i := slices.Index(seats, w); i >= 0 {
+				if found >= 0 && found != game.Seat(i) {
+					found = -2 // both named: not this line
+					break
+				}
+				found = game.Seat(i)
+			}
+		}
+		if found >= 0 {
+			return found, true
+		}
+	}
+	return 0, false
+}
+
+// clock sends time_settings, when the game's clock is seen first or has changed, and
+// time_left, to an engine that knows them. A refusal only stops the command being sent.
+func (d *gtp) clock(ctx context.Context, c LineConn, t players.Turn, tr *transcript) error {
+	if t.Clock.MoveMS <= 0 && t.Clock.RemainingMS <= 0 {
+		return nil // no clock to tell of
+	}
+	colour := t.Game.Seats()[t.Seat]
+	if kind := gtpClockKind(t.Clock); d.known["time_settings"] && kind != d.clockKind {
+		d.clockKind = kind
+		if cmd := gtpTimeSettings(t.Clock); cmd != d.settings {
+			ok, _, _, err := d.command(ctx, c, cmd, tr)
+			if err != nil {
+				return err
+			}
+			if d.known["time_settings"] = ok; ok {
+				d.settings = cmd
+			}
+		}
+	}
+	if d.known["time_left"] {
+		ok, _, _, err := d.command(ctx, c, gtpTimeLeft(ctx, t, colour), tr)
+		if err != nil {
+			return err
+		}
+		d.known["time_left"] = ok
+	}
+	return nil
+}
+
+// gtpClockKind tells apart the clocks that need different time_settings: each time per
+// move, a game clock and N moves in T. A game clock's base time is taken when its kind
+// is first seen in a game, so it is not part of the kind.
+func gtpClockKind(cl protocol.Clock) string {
+	switch {
+	case cl.PerMove:
+		return "move " + strconv.FormatInt(cl.MoveMS/1000, 10)
+	case cl.MovesToGo > 0:
+		return "periods"
+	}
+	return "game"
+}
+
+// gtpTimeSettings is the time_settings command for the clock (see NewGTP).
+func gtpTimeSettings(cl protocol.Clock) string {
+	switch {
+	case cl.PerMove:
+		return fmt.Sprintf("time_settings 0 %d 1", cl.MoveMS/1000)
+	case cl.MovesToGo > 0:
+		return fmt.Sprintf("time_settings 0 %d %d", cl.RemainingMS/1000, cl.MovesToGo)
+	}
+	return fmt.Sprintf("time_settings %d 0 0", cl.RemainingMS/1000)
+}
+
+// gtpTimeLeft is the time_left command for the turn: the whole seconds the engine has until
+// the turn's deadline (lineClock), and the stones of the byo-yomi period it is in.
+func gtpTimeLeft(ctx context.Context, t players.Turn, colour string) string {
+	move, remaining, _ := lineClock(ctx, t)
+	secs, stones := remaining/1000, t.Clock.MovesToGo
+	if t.Clock.PerMove {
+		secs, stones = move/1000, 1
+	}
+	return fmt.Sprintf("time_left %s %d %d", colour, secs, stones)
+}
+
+// refused is the error for cmd, a command setting up the position, answered with line, a
+// failure; why completes the message.
+func refused(cmd, line, why string) error {
+	return fmt.Errorf("gtp: %w: it answered %q to %q%s", ErrRefused, strings.TrimSpace(line), cmd, why)
+}
+
 // setBoard sends boardsize when the engine's board is not the game's size already.
 func (d *gtp) setBoard(ctx context.Context, c LineConn, g game.Game, tr *transcript) error {
 	base, _, _ := strings.Cut(g.Name(), ":")
@@ -213,7 +445,7 @@ func (d *gtp) setBoard(ctx context.Context, c LineConn, g game.Game, tr *transcr
 		return err
 	}
 	if !ok {
-		return tr.fail(line, ErrProtocol, "the engine does not play on a %dx%d board: it refused %q", n, n, cmd)
+		return refused(cmd, line, fmt.Sprintf(": it does not play on a %dx%d board", n, n))
 	}
 	d.size, d.synced = n, false
 	return nil
@@ -227,7 +459,7 @@ func (d *gtp) clear(ctx context.Context, c LineConn, tr *transcript) error {
 		return err
 	}
 	if !ok {
-		return tr.fail(line, ErrProtocol, "the engine refused %q", "clear_board")
+		return refused("clear_board", line, "")
 	}
 	d.synced = true
 	return nil

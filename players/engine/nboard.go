@@ -39,6 +39,14 @@ func NBoardDepth(n int) NBoardOption {
 // the move's score. "set myname NAME" gives the engine's name; "status", "nodestats",
 // "search" and any other line are not answers and are skipped (an engine that prints only
 // such lines runs out of time, and the error quotes what it sent). Quit sends "quit".
+//
+// Passes are moves like any other: the opponent's is PA in the GGF game, and the engine's
+// own forced pass is asked for with "go" and answered "=== PA" (or PASS, in any case).
+//
+// NBoard version 1 has no clock: the protocol has no command for the time, and its
+// reference says the GUI does not use the clock of the GGF game, so none is sent (the GGF
+// game has no TI). The engine goes by the depth of "set depth", which must be low enough for
+// it to answer within the tournament's time, and the referee's clock still decides.
 func NewNBoard(opts ...NBoardOption) Dialect {
 	d := &nboard{depth: NBoardDefaultDepth}
 	for _, o := range opts {

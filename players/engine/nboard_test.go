@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +115,18 @@ func parseGGF(s string) (game.State, error) {
 	return st, nil
 }
 
+// startNBoard starts the NBoard dialect with default options on the engine e, in memory.
+func startNBoard(t *testing.T, e *nboardEngine) (*scriptConn, engine.Dialect, context.Context) {
+	t.Helper()
+	c := newScriptConn(e.handle)
+	d := engine.NewNBoard()
+	ctx := ctxFor(t, 10*time.Second)
+	if _, err := d.Start(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	return c, d, ctx
+}
+
 func TestNBoardPlaysAGame(t *testing.T) {
 	e := &nboardEngine{t: t}
 	c := newScriptConn(e.handle)
@@ -200,12 +213,7 @@ func TestNBoardPassIsPA(t *testing.T) {
 		t.Fatal("no pass found")
 	}
 	e := &nboardEngine{t: t}
-	c := newScriptConn(e.handle)
-	d := engine.NewNBoard()
-	ctx := ctxFor(t, 10*time.Second)
-	if _, err := d.Start(ctx, c); err != nil {
-		t.Fatal(err)
-	}
+	c, d, ctx := startNBoard(t, e)
 	if e.depth != "10" {
 		t.Errorf("default depth %q", e.depth)
 	}
@@ -314,5 +322,58 @@ func TestNBoardRefuses(t *testing.T) {
 	e := &nboardEngine{t: t, silent: true}
 	if _, err := engine.NewNBoard().Start(ctxFor(t, 50*time.Millisecond), newScriptConn(e.handle)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("silent engine: %v", err)
+	}
+}
+
+// TestNBoardPasses checks both passes on the wire: the opponent's is PA in the GGF game,
+// and the engine's own, "=== PA", is a pass.
+func TestNBoardPasses(t *testing.T) {
+	g := othello.New()
+	e := &nboardEngine{t: t}
+	c, d, ctx := startNBoard(t, e)
+	// Black must pass: the engine answers PA.
+	dec, err := d.Move(ctx, c, turnAt(t, g, gtpPassLine...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec.Move != othello.Pass {
+		t.Fatalf("move %s, want pass", othello.MoveString(dec.Move))
+	}
+	// White moves after black's pass: the game sent has it as PA.
+	turn := turnAt(t, g, append(slices.Clone(gtpPassLine), "pass")...)
+	dec, err = d.Move(ctx, c, turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(turn.Legal, dec.Move) || dec.Move == othello.Pass {
+		t.Errorf("move %s, want a legal move", othello.MoveString(dec.Move))
+	}
+	if last := e.games[len(e.games)-1]; !strings.HasSuffix(last, "W[C1]B[PA];)") {
+		t.Errorf("game sent %s, want it to end with W[C1]B[PA]", last)
+	}
+}
+
+// TestNBoardPassesWithFakeEngine plays games with passes against fakenboard, as a
+// process: one that reads PA plays them to the end; one that does not know PA answers for
+// the position it had before, which is judged an illegal move.
+func TestNBoardPassesWithFakeEngine(t *testing.T) {
+	fake := buildFake(t, t.TempDir(), "fakenboard")
+	games := playPassGames(t, []string{fake}, engine.NewNBoard(engine.NBoardDepth(2)))
+	if sets := count(games[0].sent, "set game "); sets == 0 || !strings.Contains(strings.Join(games[0].sent, "\n"), "B[PA]") {
+		t.Errorf("game 1: %d games sent, none with B[PA]", sets)
+	}
+
+	p, err := engine.Start(context.Background(), []string{fake, "--fault", "no-pass"}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	d := engine.NewNBoard()
+	if _, err := d.Start(ctxFor(t, 10*time.Second), p); err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Move(ctxFor(t, 5*time.Second), p, turnAt(t, othello.New(), append(slices.Clone(gtpPassLine), "pass")...))
+	if !errors.Is(err, game.ErrIllegalMove) {
+		t.Errorf("error %v, want an illegal move (the engine moved in the initial position)", err)
 	}
 }

@@ -380,13 +380,13 @@ func describeFailure(err error, limit string, starting bool) string {
 	}
 	// The codes are what a tournament records for the same thing through arena engine: the
 	// bridge passes the engine's answer on and the referee judges it; an engine that dies
-	// mid-game has its game given up for it.
+	// choosing its move loses the game as crashed.
 	var what, code string
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		what, code = "no answer within "+limit, protocol.ReasonTimeForfeit
 	case errors.Is(err, engine.ErrExited):
-		what, code = "the engine exited", protocol.ReasonResigned
+		what, code = "the engine exited", protocol.ReasonCrashed
 	case errors.Is(err, engine.ErrRefused):
 		// No answer of the engine's to judge: the bridge gives the game up for it.
 		what, code = "the position could not be set up", protocol.ReasonResigned

@@ -74,7 +74,7 @@ func TestCheckEngine(t *testing.T) {
 		{name: "line garbage", engine: []string{fake["fakeengine"], "--behave", "garbage", "--ply", "1"},
 			want: []string{"ok   start position", `FAIL reply to d3 (white to move): wrong move format (forfeit: illegal_move); the engine sent "?? no idea"`, "6 of 8 checks failed"}},
 		{name: "gtp crash", args: []string{"--protocol", "gtp"}, engine: []string{fake["fakegtp"], "--fault", "crash", "--from", "3"},
-			want: []string{"ok   forced pass", "FAIL single legal move", "the engine exited (forfeit: resigned)", "ok   endgame", "ok   after a pass", "2 of 8 checks failed"}},
+			want: []string{"ok   forced pass", "FAIL single legal move", "the engine exited (forfeit: crashed)", "ok   endgame", "ok   after a pass", "2 of 8 checks failed"}},
 		{name: "gtp ignores quit", args: []string{"--protocol", "gtp"}, engine: []string{fake["fakegtp"], "--fault", "ignore-quit"}, ok: true,
 			want: []string{"all 8 checks passed", "note: the engine was still running"}},
 

@@ -2,17 +2,18 @@ package main
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arenaref/arena/internal/grhinotest"
 )
 
 // TestGRhinoUntouched plays GRhino, a real GTP Othello engine from Debian (packages grhino
 // and grhino-data), as it is shipped, against minimax: every game must end normally,
 // passes included (GRhino refuses "play white pass" and passes by itself).
 func TestGRhinoUntouched(t *testing.T) {
-	rhino := requireGRhino(t)
+	rhino := grhinotest.Program(t)
 	bins := buildBinaries(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
@@ -32,18 +33,4 @@ func TestGRhinoUntouched(t *testing.T) {
 		}
 	}
 	t.Logf("%d games, %d passes", len(games), passes)
-}
-
-// requireGRhino returns the path of GRhino's GTP engine. Where it is not installed the
-// test is skipped, unless ARENA_REQUIRE_GRHINO is set (CI installs it), when it fails.
-func requireGRhino(t *testing.T) string {
-	t.Helper()
-	const path = "/usr/games/gtp-rhino"
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("ARENA_REQUIRE_GRHINO") != "" {
-			t.Fatalf("GRhino is required (ARENA_REQUIRE_GRHINO) but %s: %v", path, err)
-		}
-		t.Skipf("GRhino is not installed (%v): apt-get install grhino grhino-data", err)
-	}
-	return path
 }

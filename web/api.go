@@ -1,0 +1,410 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
+)
+
+// tournamentJSON is a tournament as the API shows it.
+type tournamentJSON struct {
+	ID          int64    `json:"id"`
+	Game        string   `json:"game"`
+	Format      string   `json:"format"`
+	TimeControl string   `json:"time_control"`
+	Rounds      int      `json:"rounds"`
+	Players     []string `json:"players"`
+	Status      string   `json:"status"`
+	Created     string   `json:"created"`
+	Finished    string   `json:"finished,omitempty"`
+	Played      int      `json:"played"`
+	Total       int      `json:"total"`
+}
+
+// gameSummary is one line of a tournament's games list.
+type gameSummary struct {
+	ID      int64    `json:"id"`
+	Index   int      `json:"index"`
+	Round   int      `json:"round"`
+	Players []string `json:"players"`
+	Result  string   `json:"result"`
+	Reason  string   `json:"reason"`
+	Plies   int      `json:"plies"`
+	Ended   string   `json:"ended,omitempty"`
+}
+
+type tournamentDetail struct {
+	Tournament tournamentJSON `json:"tournament"`
+	Games      []gameSummary  `json:"games"`
+	// Standings is null, with StandingsError saying why, when they are not available.
+	Standings      []protocol.StandingsRow `json:"standings"`
+	StandingsError string                  `json:"standings_error,omitempty"`
+}
+
+// moveJSON is one recorded move with the position after it. Position is empty when the
+// moves could not be replayed this far (see gameJSON.ReplayError).
+type moveJSON struct {
+	Ply       int      `json:"ply"`
+	Seat      int      `json:"seat"`
+	Move      string   `json:"move"`
+	ElapsedMS float64  `json:"elapsed_ms"`
+	Depth     int      `json:"depth,omitempty"`
+	Nodes     int64    `json:"nodes,omitempty"`
+	Score     float64  `json:"score,omitempty"`
+	PV        []string `json:"pv,omitempty"`
+	Note      string   `json:"note,omitempty"`
+	Position  string   `json:"position"`
+}
+
+type openingMove struct {
+	Move     string `json:"move"`
+	Position string `json:"position"`
+}
+
+type ratingJSON struct {
+	Player string  `json:"player"`
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+}
+
+// gameJSON is one game, recorded or live. A live game has LiveID, no ID, and only the
+// moves and positions its events carried (no times or search information).
+type gameJSON struct {
+	ID            int64         `json:"id,omitempty"`
+	LiveID        string        `json:"live_id,omitempty"`
+	Live          bool          `json:"live"`
+	TournamentID  int64         `json:"tournament_id"`
+	Index         int           `json:"index"`
+	Round         int           `json:"round"`
+	Game          string        `json:"game"`
+	Seats         []string      `json:"seats,omitempty"`
+	Players       []string      `json:"players"`
+	Result        string        `json:"result"`
+	Reason        string        `json:"reason"`
+	Detail        string        `json:"detail,omitempty"`
+	LateMS        float64       `json:"late_ms,omitempty"`
+	Scores        []float64     `json:"scores,omitempty"`
+	Returns       []float64     `json:"returns,omitempty"`
+	StartPosition string        `json:"start_position"`
+	FinalPosition string        `json:"final_position,omitempty"`
+	Started       string        `json:"started,omitempty"`
+	Ended         string        `json:"ended,omitempty"`
+	Opening       []openingMove `json:"opening"`
+	Moves         []moveJSON    `json:"moves"`
+	Ratings       []ratingJSON  `json:"ratings,omitempty"`
+	ReplayError   string        `json:"replay_error,omitempty"`
+}
+
+type playerGame struct {
+	ID           int64    `json:"id"`
+	TournamentID int64    `json:"tournament_id"`
+	Game         string   `json:"game"`
+	Seat         int      `json:"seat"`
+	Players      []string `json:"players"`
+	Result       string   `json:"result"`
+	Reason       string   `json:"reason"`
+	Score        float64  `json:"score"`
+	Ended        string   `json:"ended,omitempty"`
+}
+
+type opponentJSON struct {
+	Opponent string  `json:"opponent"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Draws    int     `json:"draws"`
+	Losses   int     `json:"losses"`
+	Score    float64 `json:"score"`
+}
+
+type ratingPoint struct {
+	TournamentID int64   `json:"tournament_id"`
+	GameID       int64   `json:"game_id"`
+	Game         string  `json:"game"`
+	Before       float64 `json:"before"`
+	After        float64 `json:"after"`
+}
+
+type playerJSON struct {
+	Name         string         `json:"name"`
+	Games        []playerGame   `json:"games"`
+	Opponents    []opponentJSON `json:"opponents"`
+	Terminations map[string]int `json:"terminations"`
+	Ratings      []ratingPoint  `json:"ratings"`
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func toTournamentJSON(t store.Tournament) tournamentJSON {
+	players := t.Players
+	if players == nil {
+		players = []string{}
+	}
+	return tournamentJSON{
+		ID: t.ID, Game: t.Game, Format: t.Format, TimeControl: t.TimeControl, Rounds: t.Rounds,
+		Players: players, Status: t.Status, Created: timeText(t.Created), Finished: timeText(t.Finished),
+		Played: t.Played, Total: t.Total,
+	}
+}
+
+// pathID reads a positive integer path value, answering 400 for anything else.
+func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		writeError(w, http.StatusBadRequest, "id: want a positive integer")
+		return 0, false
+	}
+	return id, true
+}
+
+// storeError answers a store error: 404 for ErrNotFound, 500 (logged, not shown) otherwise.
+func (s *Server) storeError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, what+" not found")
+		return
+	}
+	s.cfg.Log.Error().Err(err).Str("path", r.URL.Path).Msg("web: store")
+	writeError(w, http.StatusInternalServerError, "store error")
+}
+
+func (s *Server) handleTournaments(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	ts, err := s.cfg.Store.Tournaments(ctx, "")
+	if err != nil {
+		s.storeError(w, r, "tournaments", err)
+		return
+	}
+	out := make([]tournamentJSON, len(ts))
+	for i, t := range ts {
+		out[i] = toTournamentJSON(t)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	t, err := s.cfg.Store.Tournament(ctx, id)
+	if err != nil {
+		s.storeError(w, r, "tournament", err)
+		return
+	}
+	games, err := s.cfg.Store.Games(ctx, id)
+	if err != nil {
+		s.storeError(w, r, "tournament", err)
+		return
+	}
+	out := tournamentDetail{Tournament: toTournamentJSON(t), Games: make([]gameSummary, len(games))}
+	for i, g := range games {
+		out.Games[i] = gameSummary{
+			ID: g.ID, Index: g.Index, Round: g.Round, Players: g.Players, Result: g.Result, Reason: g.Reason,
+			Plies: len(g.Opening) + plies(g.Moves), Ended: timeText(g.Ended),
+		}
+	}
+	switch {
+	case s.cfg.Standings == nil:
+		out.StandingsError = "standings are not available"
+	default:
+		rows, err := s.cfg.Standings(ctx, id)
+		if err != nil {
+			s.cfg.Log.Warn().Err(err).Int64("tournament", id).Msg("web: standings")
+			out.StandingsError = "standings are not available"
+		} else {
+			out.Standings = rows
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// plies counts the plies of a move list, where a simultaneous ply appears once per seat.
+func plies(moves []store.Move) int {
+	n, last := 0, -1
+	for _, m := range moves {
+		if m.Ply != last {
+			n++
+			last = m.Ply
+		}
+	}
+	return n
+}
+
+// findGame finds a recorded game by id. The store has no lookup by game id, so it reads
+// tournaments' games, newest tournament first.
+func (s *Server) findGame(ctx context.Context, id int64) (store.Game, error) {
+	ts, err := s.cfg.Store.Tournaments(ctx, "")
+	if err != nil {
+		return store.Game{}, err
+	}
+	for _, t := range ts {
+		games, err := s.cfg.Store.Games(ctx, t.ID)
+		if err != nil {
+			return store.Game{}, err
+		}
+		for _, g := range games {
+			if g.ID == id {
+				return g, nil
+			}
+		}
+	}
+	return store.Game{}, store.ErrNotFound
+}
+
+func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	g, err := s.findGame(ctx, id)
+	if err != nil {
+		s.storeError(w, r, "game", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, recordedGameJSON(g))
+}
+
+// recordedGameJSON is a recorded game with the position after every move.
+func recordedGameJSON(g store.Game) gameJSON {
+	rp := replay(g.Game, g.StartPosition, g.Opening, g.Moves)
+	out := gameJSON{
+		ID: g.ID, TournamentID: g.TournamentID, Index: g.Index, Round: g.Round, Game: g.Game, Seats: rp.seats,
+		Players: g.Players, Result: g.Result, Reason: g.Reason, Detail: g.Detail,
+		LateMS: ms(g.Late), Scores: g.Scores, Returns: g.Returns,
+		StartPosition: rp.start, FinalPosition: g.FinalPosition,
+		Started: timeText(g.Started), Ended: timeText(g.Ended),
+		Opening: make([]openingMove, len(g.Opening)), Moves: make([]moveJSON, len(g.Moves)),
+		ReplayError: rp.err,
+	}
+	for i, m := range g.Opening {
+		out.Opening[i] = openingMove{Move: m, Position: rp.opening[i]}
+	}
+	for i, m := range g.Moves {
+		out.Moves[i] = moveJSON{
+			Ply: m.Ply, Seat: m.Seat, Move: m.Move, ElapsedMS: ms(m.Elapsed), Depth: m.Depth, Nodes: m.Nodes,
+			Score: m.Score, PV: m.PV, Note: m.Note, Position: rp.moves[i],
+		}
+	}
+	for _, rc := range g.Ratings {
+		out.Ratings = append(out.Ratings, ratingJSON(rc))
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if err := protocol.CheckName("player", name); err != nil {
+		writeError(w, http.StatusBadRequest, "name: not a valid player name")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	ts, err := s.cfg.Store.Tournaments(ctx, "")
+	if err != nil {
+		s.storeError(w, r, "player", err)
+		return
+	}
+	out := playerJSON{Name: name, Games: []playerGame{}, Opponents: []opponentJSON{}, Terminations: map[string]int{}, Ratings: []ratingPoint{}}
+	known := false
+	opp := map[string]*opponentJSON{}
+	for _, t := range ts {
+		known = known || slices.Contains(t.Players, name)
+		games, err := s.cfg.Store.Games(ctx, t.ID)
+		if err != nil {
+			s.storeError(w, r, "player", err)
+			return
+		}
+		for _, g := range games {
+			seat := slices.Index(g.Players, name)
+			if seat < 0 {
+				continue
+			}
+			known = true
+			score := 0.0
+			if seat < len(g.Scores) {
+				score = g.Scores[seat]
+			}
+			out.Games = append(out.Games, playerGame{
+				ID: g.ID, TournamentID: g.TournamentID, Game: g.Game, Seat: seat, Players: g.Players,
+				Result: g.Result, Reason: g.Reason, Score: score, Ended: timeText(g.Ended),
+			})
+			out.Terminations[g.Reason]++
+			for _, rc := range g.Ratings {
+				if rc.Player == name {
+					out.Ratings = append(out.Ratings, ratingPoint{TournamentID: g.TournamentID, GameID: g.ID, Game: g.Game, Before: rc.Before, After: rc.After})
+				}
+			}
+			if g.Result == store.ResultNone {
+				continue
+			}
+			for i, o := range g.Players {
+				if i == seat {
+					continue
+				}
+				oj := opp[o]
+				if oj == nil {
+					oj = &opponentJSON{Opponent: o}
+					opp[o] = oj
+				}
+				oj.Games++
+				oj.Score += score
+				switch score {
+				case 1:
+					oj.Wins++
+				case 0.5:
+					oj.Draws++
+				case 0:
+					oj.Losses++
+				}
+			}
+		}
+	}
+	if !known {
+		writeError(w, http.StatusNotFound, "player not found")
+		return
+	}
+	// Oldest game first: the order the games were recorded, and so the order their rating
+	// changes were applied.
+	slices.SortFunc(out.Games, func(a, b playerGame) int { return compareInt(a.ID, b.ID) })
+	slices.SortFunc(out.Ratings, func(a, b ratingPoint) int { return compareInt(a.GameID, b.GameID) })
+	for _, o := range opp {
+		out.Opponents = append(out.Opponents, *o)
+	}
+	slices.SortFunc(out.Opponents, func(a, b opponentJSON) int {
+		switch {
+		case a.Opponent < b.Opponent:
+			return -1
+		case a.Opponent > b.Opponent:
+			return 1
+		}
+		return 0
+	})
+	writeJSON(w, http.StatusOK, out)
+}
+
+func compareInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,428 @@
+// Arena's web view. Every string that comes from the API (player names, engine notes,
+// principal variations, details) is put into the page with textContent, through el()
+// below: never as markup. No innerHTML anywhere.
+"use strict";
+
+// el makes an element: attrs are set as attributes (only ones this file chooses), and
+// children are nodes or strings, strings becoming text nodes.
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  }
+  for (const c of children) {
+    if (c === undefined || c === null) continue;
+    e.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return e;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+}
+
+function main() { return document.getElementById("main"); }
+function setMain(...children) { main().replaceChildren(...children); }
+function param(name) { return new URLSearchParams(location.search).get(name); }
+
+async function api(path) {
+  const r = await fetch(path, { headers: { Accept: "application/json" } });
+  let body;
+  try { body = await r.json(); } catch (e) { body = { error: "bad response" }; }
+  if (!r.ok) throw new Error(body.error || "HTTP " + r.status);
+  return body;
+}
+
+function showError(err) {
+  setMain(el("p", { class: "error" }, String(err && err.message ? err.message : err)));
+}
+
+// Links are built from our own page names and encoded values, so data cannot become a
+// javascript: URL.
+function playerLink(name) { return el("a", { href: "player.html?name=" + encodeURIComponent(name) }, name); }
+function gameLink(id, text) { return el("a", { href: "game.html?id=" + encodeURIComponent(id) }, text); }
+function liveLink(id, text) { return el("a", { href: "game.html?live=" + encodeURIComponent(id) }, text); }
+function tournamentLink(id, text) { return el("a", { href: "tournament.html?id=" + encodeURIComponent(id) }, text); }
+
+function table(headers, rows) {
+  return el("table", { class: "data" },
+    el("thead", null, el("tr", null, ...headers.map(h => el("th", null, h)))),
+    el("tbody", null, ...rows));
+}
+function row(...cells) { return el("tr", null, ...cells.map(c => el("td", null, c))); }
+
+function players(list) {
+  const span = el("span");
+  (list || []).forEach((p, i) => { if (i) span.append(" vs "); span.append(playerLink(p)); });
+  return span;
+}
+
+function fmtNum(x, digits) { return x === undefined || x === null ? "" : Number(x).toFixed(digits); }
+function fmtMS(ms) { return ms === undefined ? "" : ms >= 1000 ? (ms / 1000).toFixed(2) + "s" : ms.toFixed(1) + "ms"; }
+
+// ---- Boards: one renderer per game kind, each drawing a position text. ----
+
+function gameKind(name) {
+  const base = String(name || "").split(":")[0];
+  if (base === "othello") return "othello";
+  if (base === "checkers" || base === "giveaway") return "checkers";
+  if (base === "ipd") return "ipd";
+  return "text";
+}
+
+// Othello: n*n squares rank by rank from rank 1, files a.. within a rank, 'X' black,
+// 'O' white, '-' empty; a space; the side to move.
+function othelloBoard(pos, last, small) {
+  const [squares, side] = String(pos).split(" ");
+  const n = Math.round(Math.sqrt(squares.length));
+  if (n * n !== squares.length || n < 1) return textBoard(pos);
+  const files = "abcdefghijklmnopqrstuvwxyz".slice(0, n).split("");
+  const t = el("table", { class: "board othello" + (small ? " small" : "") });
+  t.append(el("tr", null, el("th"), ...files.map(f => el("th", null, f))));
+  for (let r = 0; r < n; r++) {
+    const tr = el("tr", null, el("th", null, r + 1));
+    for (let f = 0; f < n; f++) {
+      const c = squares[r * n + f];
+      const name = files[f] + (r + 1);
+      const td = el("td", { class: "cell" + (name === last ? " last" : ""), "data-c": c, "data-sq": name });
+      if (c === "X") td.append(el("span", { class: "disc black" }));
+      if (c === "O") td.append(el("span", { class: "disc white" }));
+      tr.append(td);
+    }
+    t.append(tr);
+  }
+  let black = 0, white = 0;
+  for (const c of squares) { if (c === "X") black++; if (c === "O") white++; }
+  return el("div", null, t, el("div", { class: "side" },
+    "Black " + black + " - " + white + " White; " + (side === "O" ? "White" : "Black") + " to move"));
+}
+
+// Checkers: PDN FEN "B:W21,22,K23:B1,2" (side to move, then each colour's squares, K for
+// kings). Squares 1-32 are the dark squares, 1-4 on the top row, Black's side.
+function checkersBoard(pos, last, small) {
+  const parts = String(pos).split(":");
+  const pieces = {};
+  for (const p of parts.slice(1)) {
+    const colour = p[0];
+    if (colour !== "W" && colour !== "B") continue;
+    for (let sq of p.slice(1).split(",")) {
+      if (!sq) continue;
+      const king = sq[0] === "K";
+      if (king) sq = sq.slice(1);
+      pieces[Number(sq)] = { colour, king };
+    }
+  }
+  const lastSquares = String(last || "").split(/[-x]/).map(Number);
+  const t = el("table", { class: "board checkers" + (small ? " small" : "") });
+  for (let r = 0; r < 8; r++) {
+    const tr = el("tr");
+    for (let c = 0; c < 8; c++) {
+      if ((r + c) % 2 === 0) { tr.append(el("td", { class: "cell light" })); continue; }
+      const sq = r * 4 + Math.floor(c / 2) + 1;
+      const p = pieces[sq];
+      const code = p ? (p.king ? p.colour : p.colour.toLowerCase()) : "-";
+      const td = el("td", { class: "cell dark" + (lastSquares.includes(sq) ? " last" : ""), "data-c": code, "data-sq": sq });
+      if (p) td.append(el("span", { class: "disc " + (p.colour === "B" ? "black" : "white") }, p.king ? "K" : ""));
+      else if (!small) td.append(el("span", { class: "num" }, sq));
+      tr.append(td);
+    }
+    t.append(tr);
+  }
+  return el("div", null, t, el("div", { class: "side" }, (parts[0] === "W" ? "White" : "Black") + " to move"));
+}
+
+// The prisoner's dilemma: "3/200 CC,CD,DD", rounds played of the most, then each round's
+// actions by seat.
+function ipdBoard(pos, last, small, names) {
+  const [count, hist] = String(pos).split(" ");
+  const rounds = !hist || hist === "-" ? [] : hist.split(",");
+  const shown = small ? rounds.slice(-5) : rounds;
+  const first = rounds.length - shown.length;
+  const t = table(["Round", (names && names[0]) || "seat 0", (names && names[1]) || "seat 1"],
+    shown.map((r, i) => el("tr", null, el("td", null, first + i + 1),
+      el("td", { class: r[0] }, r[0]), el("td", { class: r[1] }, r[1]))));
+  t.classList.add("ipd");
+  return el("div", null, el("div", { class: "side" }, "Rounds " + count), t);
+}
+
+function textBoard(pos) { return el("pre", null, String(pos)); }
+
+function drawBoard(gameName, pos, last, small, names) {
+  if (pos === undefined || pos === null || pos === "") return el("p", { class: "muted" }, "No position.");
+  switch (gameKind(gameName)) {
+    case "othello": return othelloBoard(pos, last, small);
+    case "checkers": return checkersBoard(pos, last, small);
+    case "ipd": return ipdBoard(pos, last, small, names);
+  }
+  return textBoard(pos);
+}
+
+// ---- Live events ----
+
+// follow opens the live stream and calls handlers by event name. The browser reconnects
+// by itself; every connection starts with a snapshot, so a resync needs nothing more.
+function follow(query, handlers) {
+  if (!window.EventSource) return null;
+  const es = new EventSource("api/live" + query);
+  for (const name of ["snapshot", "start", "move", "end"]) {
+    es.addEventListener(name, e => {
+      let data;
+      try { data = JSON.parse(e.data); } catch (err) { return; }
+      if (handlers[name]) handlers[name](data);
+    });
+  }
+  es.addEventListener("resync", () => { /* the stream ends; EventSource reconnects and sends a snapshot */ });
+  return es;
+}
+
+// ---- Pages ----
+
+async function tournamentsPage() {
+  document.title = "Tournaments - Arena";
+  const ts = await api("api/tournaments");
+  setMain(el("h1", null, "Tournaments"),
+    ts.length === 0 ? el("p", { class: "muted" }, "No tournaments yet.") :
+      table(["#", "Game", "Format", "Time control", "Status", "Games", "Players", "Created"],
+        ts.map(t => row(tournamentLink(t.id, "#" + t.id), t.game, t.format, t.time_control, t.status,
+          t.played + " / " + t.total, String(t.players.length), t.created))));
+}
+
+async function tournamentPage() {
+  const id = param("id");
+  const standingsBox = el("div", { id: "standings" }), gamesBox = el("div", { id: "games" }), head = el("div");
+  const liveBox = el("div", { class: "boards", id: "live" }, el("p", { class: "muted" }, "No games in progress."));
+  async function refresh() {
+    const d = await api("api/tournaments/" + encodeURIComponent(id || ""));
+    const t = d.tournament;
+    document.title = "Tournament " + t.id + " - Arena";
+    head.replaceChildren(el("h1", null, "Tournament #" + t.id + ": " + t.game),
+      el("p", null, t.format + ", " + t.time_control + ", " + t.status + ", " + t.played + " of " + t.total + " games played"));
+    standingsBox.replaceChildren(d.standings ? table(["Rank", "Player", "Games", "W", "D", "L", "Score", "%", "Elo", "Rating"],
+      d.standings.map(r => row(String(r.rank), playerLink(r.player), String(r.games), String(r.wins), String(r.draws),
+        String(r.losses), fmtNum(r.score, 1), fmtNum(r.score_pct, 1), fmtNum(r.elo, 0),
+        r.rating ? fmtNum(r.rating, 0) + " \u00b1 " + fmtNum(r.rating_error, 0) : "")))
+      : el("p", { class: "muted" }, d.standings_error || "Standings are not available."));
+    gamesBox.replaceChildren(d.games.length === 0 ? el("p", { class: "muted" }, "No games recorded yet.") :
+      table(["#", "Round", "Players", "Result", "Reason", "Plies", ""],
+        d.games.map(g => row(String(g.index), String(g.round), players(g.players), g.result, g.reason, String(g.plies),
+          gameLink(g.id, "view")))));
+    return t;
+  }
+  const t = await refresh();
+  setMain(head, el("h2", null, "Standings"), standingsBox,
+    el("h2", null, "Games in progress"), liveBox,
+    el("h2", null, "Games"), gamesBox);
+  const live = new Map();
+  const draw = () => {
+    const boards = [...live.values()].filter(g => g.live);
+    if (boards.length === 0) { liveBox.replaceChildren(el("p", { class: "muted" }, "No games in progress.")); return; }
+    liveBox.replaceChildren(...boards.map(g => {
+      const lastMove = g.moves.length ? g.moves[g.moves.length - 1] : null;
+      return el("div", { class: "liveboard" },
+        el("div", null, liveLink(g.live_id, "Game " + g.index), " ", players(g.players)),
+        drawBoard(g.game, lastMove ? lastMove.position : g.start_position, lastMove && lastMove.move, true, g.players),
+        el("div", { class: "muted" }, "ply " + g.moves.length));
+    }));
+  };
+  follow("?tournament=" + encodeURIComponent(t.id), {
+    snapshot(s) { live.clear(); for (const g of s.games) live.set(g.live_id, g); draw(); },
+    start(e) { live.set(e.game_id, { live_id: e.game_id, index: e.index, game: e.game, players: e.players || [], start_position: e.position, moves: [], live: true }); draw(); },
+    move(e) {
+      const g = live.get(e.game_id);
+      if (!g) return;
+      g.moves.push({ ply: e.ply, seat: e.seat, move: e.move, position: e.position });
+      draw();
+    },
+    end(e) {
+      const g = live.get(e.game_id);
+      if (g) g.live = false;
+      draw();
+      // The game is being recorded: show it in the lists shortly.
+      setTimeout(() => refresh().catch(() => {}), 1500);
+    },
+  });
+}
+
+// steps groups a game's moves into the positions one can step through: the start, each
+// opening move, then each ply (the seats' moves of a simultaneous ply together).
+function steps(g) {
+  const out = [{ label: "start", position: g.start_position, moves: [] }];
+  for (const o of g.opening || []) out.push({ label: o.move + " (opening)", position: o.position, last: o.move, moves: [] });
+  let prev = null;
+  (g.moves || []).forEach((m, i) => {
+    if (prev && prev.ply === m.ply && gameKind(g.game) === "ipd") { prev.moves.push(i); prev.position = m.position; return; }
+    prev = { ply: m.ply, position: m.position, last: m.move, moves: [i] };
+    out.push(prev);
+  });
+  return out;
+}
+
+function hasInfo(m) { return m.depth || m.nodes || m.score || (m.pv && m.pv.length) || m.note; }
+
+// evalGraph draws the recorded scores, each from the first seat's point of view (a score
+// is the mover's, so the second seat's are negated), with a cursor at the current step.
+function evalGraph(g, stepList, cur) {
+  if (gameKind(g.game) === "ipd" || (g.players || []).length !== 2) return null;
+  const pts = [];
+  stepList.forEach((s, i) => {
+    for (const mi of s.moves) {
+      const m = g.moves[mi];
+      if (hasInfo(m)) pts.push([i, m.seat === 0 ? m.score : -m.score]);
+    }
+  });
+  if (pts.length < 2) return el("p", { class: "muted" }, "No search scores recorded.");
+  const W = 600, H = 160, pad = 24;
+  const maxAbs = Math.max(1e-9, ...pts.map(p => Math.abs(p[1])));
+  const n = Math.max(1, stepList.length - 1);
+  const x = i => pad + (W - 2 * pad) * i / n;
+  const y = v => H / 2 - (H / 2 - pad / 2) * v / maxAbs;
+  const s = svg("svg", { class: "graph", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+  s.append(svg("line", { class: "axis", x1: pad, y1: H / 2, x2: W - pad, y2: H / 2 }));
+  const lbl = svg("text", { x: 2, y: 12 }); lbl.textContent = "+" + maxAbs.toFixed(2) + " (" + g.players[0] + ")"; s.append(lbl);
+  const lbl2 = svg("text", { x: 2, y: H - 4 }); lbl2.textContent = "-" + maxAbs.toFixed(2); s.append(lbl2);
+  s.append(svg("polyline", { class: "line", points: pts.map(p => x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1)).join(" ") }));
+  s.append(svg("line", { class: "cursor", x1: x(cur), y1: pad / 2, x2: x(cur), y2: H - pad / 2 }));
+  return s;
+}
+
+async function gamePage() {
+  const id = param("id"), liveId = param("live");
+  let g;
+  if (liveId) {
+    g = { live_id: liveId, live: true, game: "", players: [], moves: [], opening: [], start_position: "", result: "*", reason: "" };
+  } else {
+    g = await api("api/games/" + encodeURIComponent(id || ""));
+  }
+  let cur = -1; // -1: follow the last step
+  const header = el("div"), boardBox = el("div", { id: "board" }), controls = el("div", { class: "controls" });
+  const graphBox = el("div", { id: "graph" }), info = el("div", { id: "info" }), moveList = el("div", { id: "moves" });
+  const plyLabel = el("span", { id: "ply" });
+  const button = (text, title, fn) => { const b = el("button", { type: "button", title }, text); b.addEventListener("click", fn); return b; };
+  controls.append(button("\u23ee", "start (Home)", () => go(0)), button("\u25c0", "back (left arrow)", () => go(pos() - 1)),
+    button("\u25b6", "forward (right arrow)", () => go(pos() + 1)), button("\u23ed", "end (End)", () => go(Infinity)), " ", plyLabel);
+  setMain(header, el("div", { class: "layout" }, el("div", null, boardBox, controls, info, graphBox), moveList));
+
+  let list = steps(g);
+  const pos = () => (cur < 0 ? list.length - 1 : cur);
+  function go(i) {
+    i = Math.max(0, Math.min(list.length - 1, i));
+    cur = i === list.length - 1 && g.live ? -1 : i;
+    render();
+  }
+  function renderHeader() {
+    const parts = [el("h1", null, (g.game || "Game") + ": ", players(g.players))];
+    const status = g.live ? "in progress" : g.result + (g.reason ? " (" + g.reason + ")" : "");
+    parts.push(el("p", null, "Result: " + status + (g.detail ? " - " : ""), g.detail ? el("span", { class: "detail" }, g.detail) : null));
+    if (g.tournament_id) parts.push(el("p", null, tournamentLink(g.tournament_id, "Tournament #" + g.tournament_id), g.index ? ", game " + g.index : ""));
+    if (g.replay_error) parts.push(el("p", { class: "error" }, "Positions shown up to where the replay stopped: " + g.replay_error));
+    header.replaceChildren(...parts);
+  }
+  function renderMoves() {
+    const rows = [];
+    list.forEach((s, si) => {
+      const idxs = s.moves.length ? s.moves : [null];
+      for (const mi of idxs) {
+        const m = mi === null ? null : g.moves[mi];
+        const r = el("tr", { class: "clickable" + (si === pos() ? " current" : ""), "data-step": si },
+          el("td", null, String(si)),
+          el("td", null, m ? (g.players[m.seat] || "seat " + m.seat) : ""),
+          el("td", null, m ? m.move : s.label),
+          el("td", null, m ? fmtMS(m.elapsed_ms) : ""),
+          el("td", null, m && m.depth ? String(m.depth) : ""),
+          el("td", null, m && m.nodes ? String(m.nodes) : ""),
+          el("td", null, m && hasInfo(m) ? fmtNum(m.score, 2) : ""),
+          el("td", { class: "pv" }, m && m.pv ? m.pv.join(" ") : ""),
+          el("td", null, m && m.note ? m.note : ""));
+        r.addEventListener("click", () => go(si));
+        rows.push(r);
+      }
+    });
+    moveList.replaceChildren(table(["#", "Player", "Move", "Time", "Depth", "Nodes", "Score", "PV", "Note"], rows));
+  }
+  function render() {
+    renderHeader();
+    const s = list[pos()];
+    boardBox.replaceChildren(drawBoard(g.game, s.position, s.last, false, g.players));
+    plyLabel.textContent = "ply " + pos() + " of " + (list.length - 1);
+    const ms = s.moves.map(i => g.moves[i]);
+    info.replaceChildren(...ms.filter(hasInfo).map(m => el("p", null,
+      (g.players[m.seat] || "seat " + m.seat) + ": depth " + (m.depth || 0) + ", nodes " + (m.nodes || 0) + ", score " + fmtNum(m.score, 2) +
+      (m.pv && m.pv.length ? ", PV " + m.pv.join(" ") : "") + (m.note ? ", " + m.note : ""))));
+    const graph = evalGraph(g, list, pos());
+    graphBox.replaceChildren(...(graph ? [graph] : []));
+    renderMoves();
+  }
+  document.addEventListener("keydown", e => {
+    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
+    switch (e.key) {
+      case "ArrowLeft": go(pos() - 1); break;
+      case "ArrowRight": go(pos() + 1); break;
+      case "Home": go(0); break;
+      case "End": go(Infinity); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+  if (!liveId) cur = 0; // a recorded game opens at its start
+  render();
+  if (liveId) {
+    follow("?game=" + encodeURIComponent(liveId), {
+      snapshot(s) {
+        if (s.games.length) { g = s.games[0]; list = steps(g); render(); }
+        else if (!s.live) { header.replaceChildren(el("p", { class: "muted" }, "This server follows no live games.")); }
+      },
+      start(e) {
+        g = { live_id: e.game_id, live: true, tournament_id: e.tournament_id, index: e.index, game: e.game, players: e.players || [],
+          start_position: e.position, moves: [], opening: [], result: "*", reason: "" };
+        list = steps(g); render();
+      },
+      move(e) {
+        g.moves.push({ ply: e.ply, seat: e.seat, move: e.move, position: e.position });
+        list = steps(g); render();
+      },
+      end(e) {
+        Object.assign(g, { live: false, result: e.result, reason: e.reason, detail: e.detail });
+        if (cur < 0) cur = list.length - 1;
+        render();
+      },
+    });
+  }
+}
+
+async function playerPage() {
+  const name = param("name") || "";
+  const p = await api("api/players/" + encodeURIComponent(name));
+  document.title = p.name + " - Arena";
+  const terms = Object.entries(p.terminations).sort();
+  const ratingGraph = (() => {
+    if (p.ratings.length < 1) return el("p", { class: "muted" }, "No rated games.");
+    const vals = [p.ratings[0].before, ...p.ratings.map(r => r.after)];
+    const W = 600, H = 160, pad = 24, lo = Math.min(...vals), hi = Math.max(...vals), span = Math.max(1, hi - lo);
+    const s = svg("svg", { class: "graph", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+    const x = i => pad + (W - 2 * pad) * i / Math.max(1, vals.length - 1), y = v => H - pad - (H - 2 * pad) * (v - lo) / span;
+    s.append(svg("polyline", { class: "line", points: vals.map((v, i) => x(i).toFixed(1) + "," + y(v).toFixed(1)).join(" ") }));
+    const a = svg("text", { x: 2, y: 12 }); a.textContent = hi.toFixed(0); s.append(a);
+    const b = svg("text", { x: 2, y: H - 4 }); b.textContent = lo.toFixed(0); s.append(b);
+    return s;
+  })();
+  setMain(el("h1", null, p.name),
+    el("h2", null, "Results by opponent"),
+    table(["Opponent", "Games", "W", "D", "L", "Score"],
+      p.opponents.map(o => row(playerLink(o.opponent), String(o.games), String(o.wins), String(o.draws), String(o.losses), fmtNum(o.score, 1)))),
+    el("h2", null, "How games ended"),
+    table(["Reason", "Games"], terms.map(([k, v]) => row(k, String(v)))),
+    el("h2", null, "Rating history"), ratingGraph,
+    el("h2", null, "Games"),
+    table(["Game", "Tournament", "Kind", "Players", "Result", "Reason", "Score"],
+      p.games.map(g => row(gameLink(g.id, "#" + g.id), tournamentLink(g.tournament_id, "#" + g.tournament_id), g.game,
+        players(g.players), g.result, g.reason, fmtNum(g.score, 1)))));
+}
+
+const pages = { tournaments: tournamentsPage, tournament: tournamentPage, game: gamePage, player: playerPage };
+document.addEventListener("DOMContentLoaded", () => {
+  const page = pages[document.body.dataset.page];
+  if (page) page().catch(showError);
+});

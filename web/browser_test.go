@@ -1,0 +1,179 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/arenaref/arena/protocol"
+)
+
+// browser starts a headless Chromium for one test, or skips the test when there is none
+// (failing instead when ARENA_REQUIRE_CHROMIUM is set, as in CI).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	var path string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("ARENA_REQUIRE_CHROMIUM") != "" {
+			t.Fatal("no chromium found and ARENA_REQUIRE_CHROMIUM is set")
+		}
+		t.Skip("no chromium found (apt-get install chromium); set ARENA_REQUIRE_CHROMIUM to fail instead")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
+	t.Cleanup(bcancel)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return bctx
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// open loads a page and waits for an element.
+func open(t *testing.T, ctx context.Context, url, css string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(css))); err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+}
+
+// waitFor polls a JavaScript condition for up to five seconds.
+func waitFor(ctx context.Context, js string) error {
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(5*time.Second)))
+	return err
+}
+
+const boardCellsJS = `Array.from(document.querySelectorAll("#board td.cell")).map(c => c.dataset.c).join("")`
+
+// TestBrowserGameBoard: the game page, stepped to the end with the right arrow key,
+// draws the final position the store has.
+func TestBrowserGameBoard(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	hs := newTestServer(t, Config{Store: f.db})
+	open(t, ctx, hs.URL+"/game.html?id="+strconv.FormatInt(f.othello.ID, 10), "#board td.cell")
+	if got, want := eval[string](t, ctx, boardCellsJS), boardOf(f.othello.StartPosition); got != want {
+		t.Fatalf("board at the start:\n got  %s\n want %s", got, want)
+	}
+	var keys []chromedp.Action[chromedp.Void]
+	for range f.othello.Moves {
+		keys = append(keys, chromedp.KeyEvent(kb.ArrowRight))
+	}
+	keys = append(keys, chromedp.KeyEvent(kb.ArrowRight)) // one past the end stays at the end
+	if err := chromedp.Do(ctx, keys...); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := eval[string](t, ctx, boardCellsJS), boardOf(f.othello.FinalPosition); got != want {
+		t.Errorf("board after the last move:\n got  %s\n want %s", got, want)
+	}
+	n := len(f.othello.Moves)
+	if label := eval[string](t, ctx, `document.getElementById("ply").textContent`); label != fmt.Sprintf("ply %d of %d", n, n) {
+		t.Errorf("ply label %q", label)
+	}
+	// One step back with the left arrow is the position before the last move.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	g := recordedGameJSON(f.othello)
+	if got, want := eval[string](t, ctx, boardCellsJS), boardOf(g.Moves[n-2].Position); got != want {
+		t.Errorf("board one step back:\n got  %s\n want %s", got, want)
+	}
+}
+
+// TestBrowserHostileName: a player named <script>window.pwned=1</script> is shown as text
+// on the tournament and game pages, and its script never runs.
+func TestBrowserHostileName(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	hs := newTestServer(t, Config{Store: f.db, Standings: standingsOf(f.db)})
+	for _, page := range []string{
+		"/tournament.html?id=" + strconv.FormatInt(f.hostTID, 10),
+		"/game.html?id=" + strconv.FormatInt(f.hostile.ID, 10),
+	} {
+		t.Run(page, func(t *testing.T) {
+			open(t, ctx, hs.URL+page, "main table")
+			if pwned := eval[string](t, ctx, `typeof window.pwned`); pwned != "undefined" {
+				t.Errorf("window.pwned is %s: the name ran as script", pwned)
+			}
+			if text := eval[string](t, ctx, `document.body.textContent`); !strings.Contains(text, hostile) {
+				t.Errorf("the name is not shown as text; page text: %.300s", text)
+			}
+			if n := eval[int](t, ctx, `document.querySelectorAll("script").length`); n != 1 {
+				t.Errorf("%d script elements, want only app.js", n)
+			}
+		})
+	}
+}
+
+// TestBrowserLive: the tournament page shows a game in progress from its events, board
+// and all, and the game page opened mid-game has its moves so far.
+func TestBrowserLive(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	sub, pub := startNATS(t)
+	hs := newTestServer(t, Config{Store: f.db, NATS: sub})
+	sub.Flush()
+	live := "t" + strconv.FormatInt(f.tid, 10) + "-2"
+	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventStart, GameID: live, Game: "othello", Players: []string{"alice", hostile}, Position: start8})
+	after := "-------------------X-------XX------XO--------------------------- O"
+	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventMove, GameID: live, Game: "othello", Move: "d3", Position: after})
+	liveCellsJS := `Array.from(document.querySelectorAll(".liveboard td.cell")).map(c => c.dataset.c).join("")`
+	open(t, ctx, hs.URL+"/tournament.html?id="+strconv.FormatInt(f.tid, 10), ".liveboard td.cell")
+	if got := eval[string](t, ctx, liveCellsJS); got != boardOf(after) {
+		t.Errorf("live board from the snapshot:\n got  %s\n want %s", got, boardOf(after))
+	}
+	// A move played while the page is open is drawn without a reload.
+	next := "------------------OX-------OX------XO--------------------------- X"
+	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventMove, GameID: live, Game: "othello", Ply: 1, Seat: 1, Move: "c3", Position: next})
+	if err := waitFor(ctx, liveCellsJS+` === "`+boardOf(next)+`"`); err != nil {
+		t.Errorf("live board after a move event: %v (board %s)", err, eval[string](t, ctx, liveCellsJS))
+	}
+	open(t, ctx, hs.URL+"/game.html?live="+live, "#board")
+	if err := waitFor(ctx, `document.getElementById("ply").textContent === "ply 2 of 2"`); err != nil {
+		t.Fatalf("live game page: %v (label %q)", err, eval[string](t, ctx, `document.getElementById("ply").textContent`))
+	}
+	if got := eval[string](t, ctx, boardCellsJS); got != boardOf(next) {
+		t.Errorf("live game page board %s, want %s", got, boardOf(next))
+	}
+	if pwned := eval[string](t, ctx, `typeof window.pwned`); pwned != "undefined" {
+		t.Errorf("window.pwned is %s", pwned)
+	}
+}

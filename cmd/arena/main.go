@@ -73,6 +73,7 @@ func commands() []command {
 		{"ratings", "maximum-likelihood ratings with error bars, LOS matrix and crosstable from a database", runRatings},
 		{"games", "list recorded games with how they ended", runGames},
 		{"export", "write recorded games as PGN (Ordo, BayesElo), JSON, CSV or GGF", runExport},
+		{"web", "serve the web view of a database: tournaments, standings, games move by move, live games with --nats", runWeb},
 		{"player", "run a built-in agent as a player process", runPlayer},
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},

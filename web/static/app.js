@@ -270,7 +270,7 @@ function evalGraph(g, stepList, cur) {
   stepList.forEach((s, i) => {
     for (const mi of s.moves) {
       const m = g.moves[mi];
-      if (hasInfo(m)) pts.push([i, m.seat === 0 ? m.score : -m.score]);
+      if (hasInfo(m)) pts.push([i, m.seat === 0 ? (m.score || 0) : -(m.score || 0)]);
     }
   });
   if (pts.length < 2) return el("p", { class: "muted" }, "No search scores recorded.");
@@ -301,8 +301,8 @@ async function gamePage() {
   const graphBox = el("div", { id: "graph" }), info = el("div", { id: "info" }), moveList = el("div", { id: "moves" });
   const plyLabel = el("span", { id: "ply" });
   const button = (text, title, fn) => { const b = el("button", { type: "button", title }, text); b.addEventListener("click", fn); return b; };
-  controls.append(button("\u23ee", "start (Home)", () => go(0)), button("\u25c0", "back (left arrow)", () => go(pos() - 1)),
-    button("\u25b6", "forward (right arrow)", () => go(pos() + 1)), button("\u23ed", "end (End)", () => go(Infinity)), " ", plyLabel);
+  controls.append(button("\u00ab", "start (Home)", () => go(0)), button("\u25c0", "back (left arrow)", () => go(pos() - 1)),
+    button("\u25b6", "forward (right arrow)", () => go(pos() + 1)), button("\u00bb", "end (End)", () => go(Infinity)), " ", plyLabel);
   setMain(header, el("div", { class: "layout" }, el("div", null, boardBox, controls, info, graphBox), moveList));
 
   let list = steps(g);
@@ -333,7 +333,7 @@ async function gamePage() {
           el("td", null, m ? fmtMS(m.elapsed_ms) : ""),
           el("td", null, m && m.depth ? String(m.depth) : ""),
           el("td", null, m && m.nodes ? String(m.nodes) : ""),
-          el("td", null, m && hasInfo(m) ? fmtNum(m.score, 2) : ""),
+          el("td", null, m && hasInfo(m) ? fmtNum(m.score || 0, 2) : ""),
           el("td", { class: "pv" }, m && m.pv ? m.pv.join(" ") : ""),
           el("td", null, m && m.note ? m.note : ""));
         r.addEventListener("click", () => go(si));
@@ -349,7 +349,7 @@ async function gamePage() {
     plyLabel.textContent = "ply " + pos() + " of " + (list.length - 1);
     const ms = s.moves.map(i => g.moves[i]);
     info.replaceChildren(...ms.filter(hasInfo).map(m => el("p", null,
-      (g.players[m.seat] || "seat " + m.seat) + ": depth " + (m.depth || 0) + ", nodes " + (m.nodes || 0) + ", score " + fmtNum(m.score, 2) +
+      (g.players[m.seat] || "seat " + m.seat) + ": depth " + (m.depth || 0) + ", nodes " + (m.nodes || 0) + ", score " + fmtNum(m.score || 0, 2) +
       (m.pv && m.pv.length ? ", PV " + m.pv.join(" ") : "") + (m.note ? ", " + m.note : ""))));
     const graph = evalGraph(g, list, pos());
     graphBox.replaceChildren(...(graph ? [graph] : []));

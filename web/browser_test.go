@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
 )
 
 // browser starts a headless Chromium for one test, or skips the test when there is none
@@ -175,5 +176,80 @@ func TestBrowserLive(t *testing.T) {
 	}
 	if pwned := eval[string](t, ctx, `typeof window.pwned`); pwned != "undefined" {
 		t.Errorf("window.pwned is %s", pwned)
+	}
+}
+
+// checkersCells is what the board should show for a checkers position text, square 1 to
+// 32: "b"/"w" for men, "B"/"W" for kings, "-" for empty.
+func checkersCells(pos string) string {
+	cells := []byte(strings.Repeat("-", 32))
+	for _, part := range strings.Split(pos, ":")[1:] {
+		if part == "" || (part[0] != 'W' && part[0] != 'B') {
+			continue
+		}
+		colour := strings.ToLower(part[:1])
+		for _, sq := range strings.Split(part[1:], ",") {
+			c := colour
+			if strings.HasPrefix(sq, "K") {
+				c, sq = strings.ToUpper(colour), sq[1:]
+			}
+			if n, err := strconv.Atoi(sq); err == nil && n >= 1 && n <= 32 {
+				cells[n-1] = c[0]
+			}
+		}
+	}
+	return string(cells)
+}
+
+// TestBrowserBoards: every game kind is drawn as the store has it, after End.
+func TestBrowserBoards(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	hs := newTestServer(t, Config{Store: f.db})
+	extra := func(name string, maxPlies int) store.Game {
+		tid, err := f.db.CreateTournament(context.Background(), store.Tournament{Game: name, Format: "round-robin", TimeControl: "1s", Players: []string{"alice", "bob"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, final, moves, _ := playOut(t, name, maxPlies, last)
+		g := store.Game{TournamentID: tid, Index: 1, Game: name, Players: []string{"alice", "bob"}, Result: "0-1", Reason: "normal",
+			Scores: []float64{0, 1}, StartPosition: start, FinalPosition: final, Moves: moves}
+		if g.ID, err = f.db.RecordGame(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	sortedCheckers := `Array.from(document.querySelectorAll("#board td.cell.dark")).sort((a, b) => a.dataset.sq - b.dataset.sq).map(c => c.dataset.c).join("")`
+	for _, tc := range []struct {
+		name  string
+		g     store.Game
+		cells string // JavaScript reading the board
+		want  string
+	}{
+		{"othello 4x4", extra("othello:size=4", 100), boardCellsJS, ""},
+		{"othello 6x6", extra("othello:size=6", 100), boardCellsJS, ""},
+		{"checkers", f.checker, sortedCheckers, checkersCells(f.checker.FinalPosition)},
+		{"giveaway", extra("giveaway", 40), sortedCheckers, ""},
+		{"ipd", f.ipd, `Array.from(document.querySelectorAll("#board table.ipd tbody tr")).map(r => r.cells[1].textContent + r.cells[2].textContent).join(",")`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			switch {
+			case want != "":
+			case strings.HasPrefix(tc.g.Game, "othello"):
+				want = boardOf(tc.g.FinalPosition)
+			case tc.g.Game == "giveaway":
+				want = checkersCells(tc.g.FinalPosition)
+			case tc.g.Game == "ipd":
+				_, want, _ = strings.Cut(tc.g.FinalPosition, " ")
+			}
+			open(t, ctx, hs.URL+"/game.html?id="+strconv.FormatInt(tc.g.ID, 10), "#board")
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
+				t.Fatal(err)
+			}
+			if got := eval[string](t, ctx, tc.cells); got != want {
+				t.Errorf("board at the end:\n got  %s\n want %s", got, want)
+			}
+		})
 	}
 }

@@ -177,6 +177,22 @@ func TestBrowserLive(t *testing.T) {
 	if pwned := eval[string](t, ctx, `typeof window.pwned`); pwned != "undefined" {
 		t.Errorf("window.pwned is %s", pwned)
 	}
+	// The game ends and is recorded: the page shows the result and points to the record.
+	rec := store.Game{TournamentID: f.tid, Index: 2, Game: "othello", Players: []string{"alice", hostile}, Result: "1-0", Reason: "resigned",
+		Scores: []float64{1, 0}, StartPosition: start8, FinalPosition: next,
+		Moves: []store.Move{{Ply: 0, Seat: 0, Move: "d3"}, {Ply: 1, Seat: 1, Move: "c3"}}}
+	id, err := f.db.RecordGame(context.Background(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventEnd, GameID: live, Game: "othello", Ply: 2, Position: next, Result: "1-0", Reason: "resigned"})
+	link := fmt.Sprintf(`document.querySelector('main a[href="game.html?id=%d"]') !== null`, id)
+	if err := waitFor(ctx, link); err != nil {
+		t.Errorf("no link to the recorded game %d: %v", id, err)
+	}
+	if text := eval[string](t, ctx, `document.body.textContent`); !strings.Contains(text, "1-0 (resigned)") {
+		t.Errorf("result not shown: %.300s", text)
+	}
 }
 
 // checkersCells is what the board should show for a checkers position text, square 1 to

@@ -317,6 +317,7 @@ async function gamePage() {
     const status = g.live ? "in progress" : g.result + (g.reason ? " (" + g.reason + ")" : "");
     parts.push(el("p", null, "Result: " + status + (g.detail ? " - " : ""), g.detail ? el("span", { class: "detail" }, g.detail) : null));
     if (g.tournament_id) parts.push(el("p", null, tournamentLink(g.tournament_id, "Tournament #" + g.tournament_id), g.index ? ", game " + g.index : ""));
+    if (g.recorded) parts.push(el("p", null, gameLink(g.recorded, "The recorded game, with times and search information")));
     if (g.replay_error) parts.push(el("p", { class: "error" }, "Positions shown up to where the replay stopped: " + g.replay_error));
     header.replaceChildren(...parts);
   }
@@ -387,6 +388,14 @@ async function gamePage() {
         Object.assign(g, { live: false, result: e.result, reason: e.reason, detail: e.detail });
         if (cur < 0) cur = list.length - 1;
         render();
+        // The referee records the game as it ends: point to the recorded game, with its
+        // times and search information, once the store has it.
+        if (e.tournament_id && e.index) {
+          setTimeout(() => api("api/tournaments/" + encodeURIComponent(e.tournament_id)).then(d => {
+            const rec = d.games.find(x => x.index === e.index);
+            if (rec) { g.recorded = rec.id; renderHeader(); }
+          }).catch(() => {}), 1500);
+        }
       },
     });
   }

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -79,8 +80,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ref.StartLobby(runCtx, *heartbeat); err != nil {
 		return fmt.Errorf("start lobby: %w", err)
 	}
-	dm := &daemon{d: newDirector(db, ref, b.url, b.opts, log), log: log, heartbeat: *heartbeat, active: map[int64]*activeTournament{}}
-	defer dm.d.pool.stopAll()
+	dm := &daemon{db: db, ref: ref, d: organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log}), log: log, heartbeat: *heartbeat, active: map[int64]*activeTournament{}}
+	defer dm.d.Close()
 
 	running, err := db.Tournaments(ctx, store.StatusRunning)
 	if err != nil {
@@ -123,7 +124,9 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // daemon holds the tournaments a referee daemon is playing.
 type daemon struct {
-	d         *director
+	d         *organizer.Director
+	db        store.Store
+	ref       *referee.Referee
 	log       zerolog.Logger
 	heartbeat time.Duration
 
@@ -149,7 +152,7 @@ func (dm *daemon) start(id int64) {
 	go func() {
 		defer close(a.done)
 		defer cancel()
-		err := dm.d.run(ctx, id, a.drain, func(done, total int, res referee.Result) {
+		err := dm.d.Run(ctx, id, a.drain, func(done, total int, res referee.Result) {
 			dm.log.Info().Int64("tournament", id).Int("done", done).Int("total", total).Str("game", res.GameID).
 				Str("result", res.Result).Str("reason", res.Reason).Msg("game recorded")
 		})
@@ -169,7 +172,7 @@ func (dm *daemon) start(id int64) {
 		default:
 			status = store.StatusFailed
 		}
-		if serr := dm.d.db.SetTournamentStatus(context.Background(), id, status); serr != nil {
+		if serr := dm.db.SetTournamentStatus(context.Background(), id, status); serr != nil {
 			dm.log.Error().Err(serr).Int64("tournament", id).Msg("cannot store the tournament's status")
 		}
 		ev := dm.log.Info()
@@ -228,14 +231,14 @@ func (dm *daemon) create(ctx context.Context, req protocol.APIRequest) protocol.
 	if source == "" {
 		source = "tournament"
 	}
-	s, err := parseSpecFile(source, []byte(req.Config))
+	s, err := organizer.ParseSpecFile(source, []byte(req.Config))
 	if err != nil {
 		return protocol.APIError(protocol.APIBadConfig, "%v", err)
 	}
-	if _, err := s.compile(req.Openings, true); err != nil {
+	if _, err := s.Compile(req.Openings, true); err != nil {
 		return protocol.APIError(protocol.APIBadConfig, "%s: %v", source, err)
 	}
-	id, n, err := dm.d.create(ctx, s, req.Openings, true)
+	id, n, err := dm.d.Create(ctx, s, req.Openings, true)
 	if err != nil {
 		dm.log.Error().Err(err).Msg("cannot create a tournament")
 		return protocol.APIError(protocol.APIInternal, "cannot store the tournament: %v", err)
@@ -251,7 +254,7 @@ func (dm *daemon) create(ctx context.Context, req protocol.APIRequest) protocol.
 func (dm *daemon) status(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
 	var list []store.Tournament
 	if req.Tournament != 0 {
-		t, err := dm.d.db.Tournament(ctx, req.Tournament)
+		t, err := dm.db.Tournament(ctx, req.Tournament)
 		if errors.Is(err, store.ErrNotFound) {
 			return protocol.APIError(protocol.APINotFound, "no tournament %d", req.Tournament)
 		}
@@ -261,15 +264,15 @@ func (dm *daemon) status(ctx context.Context, req protocol.APIRequest) protocol.
 		list = []store.Tournament{t}
 	} else {
 		var err error
-		if list, err = dm.d.db.Tournaments(ctx, ""); err != nil {
+		if list, err = dm.db.Tournaments(ctx, ""); err != nil {
 			return protocol.APIError(protocol.APIInternal, "%v", err)
 		}
 	}
 	reply := protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK}
 	for _, t := range list {
-		ts := tournamentStatus(t)
+		ts := organizer.TournamentStatus(t)
 		if req.Tournament != 0 {
-			rows, err := dm.d.standings(ctx, t.ID)
+			rows, err := dm.d.Standings(ctx, t.ID)
 			if err != nil {
 				return protocol.APIError(protocol.APIInternal, "%v", err)
 			}
@@ -278,14 +281,6 @@ func (dm *daemon) status(ctx context.Context, req protocol.APIRequest) protocol.
 		reply.Tournaments = append(reply.Tournaments, ts)
 	}
 	return reply
-}
-
-func tournamentStatus(t store.Tournament) protocol.TournamentStatus {
-	ts := protocol.TournamentStatus{ID: t.ID, Game: t.Game, Format: t.Format, Status: t.Status, Played: t.Played, Total: t.Total, Created: t.Created.UTC().Format(time.RFC3339)}
-	if s, err := specOf(t); err == nil {
-		ts.Name = s.Name
-	}
-	return ts
 }
 
 func (dm *daemon) cancel(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
@@ -303,7 +298,7 @@ func (dm *daemon) cancel(ctx context.Context, req protocol.APIRequest) protocol.
 		<-a.done
 		return protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK, Tournament: req.Tournament}
 	}
-	t, err := dm.d.db.Tournament(ctx, req.Tournament)
+	t, err := dm.db.Tournament(ctx, req.Tournament)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return protocol.APIError(protocol.APINotFound, "no tournament %d", req.Tournament)
@@ -315,7 +310,7 @@ func (dm *daemon) cancel(ctx context.Context, req protocol.APIRequest) protocol.
 
 func (dm *daemon) players(_ context.Context, _ protocol.APIRequest) protocol.APIReply {
 	reply := protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK}
-	for _, p := range dm.d.ref.Players() {
+	for _, p := range dm.ref.Players() {
 		reply.Players = append(reply.Players, protocol.PlayerStatus{
 			Name: p.Name, Agent: p.Agent, Version: p.Version, Games: p.Games,
 			LastSeen:  p.LastSeen.UTC().Format(time.RFC3339),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
 )
 
@@ -16,24 +17,24 @@ func TestParsePlayers(t *testing.T) {
 	tests := []struct {
 		in      string
 		names   []string
-		agents  map[string]agentSpec
+		agents  map[string]organizer.AgentSpec
 		wantErr string
 	}{
 		{in: "random,hp1", names: []string{"random", "hp1"}},
 		{in: "alice,hp2", names: []string{"alice", "hp2"}},
 		{in: "d4=minimax:depth=4,d2=minimax:depth=2:tt=8,hp1", names: []string{"d4", "d2", "hp1"},
-			agents: map[string]agentSpec{
+			agents: map[string]organizer.AgentSpec{
 				"d4": {Agent: "minimax", Params: map[string]string{"depth": "4"}},
 				"d2": {Agent: "minimax", Params: map[string]string{"depth": "2", "tt": "8"}},
 			}},
-		{in: "mine=hp1", names: []string{"mine"}, agents: map[string]agentSpec{"mine": {Agent: "hp1"}}},
+		{in: "mine=hp1", names: []string{"mine"}, agents: map[string]organizer.AgentSpec{"mine": {Agent: "hp1"}}},
 		{in: "minimax:depth=4", wantErr: "give the player a name"},
 		{in: "d4=minimax:depth", wantErr: "not key=value"},
 		{in: "d4=minimax:=4", wantErr: "not key=value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			names, agents, err := parsePlayers(splitList(tt.in))
+			names, agents, err := organizer.ParsePlayers(splitList(tt.in))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
@@ -61,21 +62,21 @@ func TestCompileConfiguredAgents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.players, func(t *testing.T) {
-			s := defaultSpec()
+			s := organizer.DefaultSpec()
 			var err error
-			if s.Players, s.Agents, err = parsePlayers(splitList(tt.players)); err != nil {
+			if s.Players, s.Agents, err = organizer.ParsePlayers(splitList(tt.players)); err != nil {
 				t.Fatal(err)
 			}
-			_, err = s.compile("", false)
+			_, err = s.Compile("", false)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("compile: %v, want %q", err, tt.wantErr)
 			}
 		})
 	}
-	s := defaultSpec()
+	s := organizer.DefaultSpec()
 	s.Players = []string{"random", "hp1"}
-	s.Agents = map[string]agentSpec{"ghost": {Agent: "random"}}
-	if _, err := s.compile("", false); err == nil || !strings.Contains(err.Error(), "not one of the players") {
+	s.Agents = map[string]organizer.AgentSpec{"ghost": {Agent: "random"}}
+	if _, err := s.Compile("", false); err == nil || !strings.Contains(err.Error(), "not one of the players") {
 		t.Fatalf("an agent for no player: %v", err)
 	}
 }
@@ -87,7 +88,7 @@ func TestPayoffTotals(t *testing.T) {
 		{Players: []string{"tft", "allc"}, Returns: []float64{600, 600}},
 	}
 	want := map[string]float64{"tft": 998, "alld": 408, "allc": 600}
-	if got := payoffTotals(games); !reflect.DeepEqual(got, want) {
+	if got := organizer.PayoffTotals(games); !reflect.DeepEqual(got, want) {
 		t.Fatalf("payoffTotals = %v, want %v", got, want)
 	}
 }
@@ -117,7 +118,7 @@ func TestIPDTournament(t *testing.T) {
 			t.Errorf("game %d: %s with %d moves, want normal with 2 moves in each of 20 rounds", g.Index, g.Reason, len(g.Moves))
 		}
 	}
-	totals := payoffTotals(games)
+	totals := organizer.PayoffTotals(games)
 	for i, r := range doc.Standings {
 		if r.Payoff != totals[r.Player] || r.Payoff == 0 {
 			t.Errorf("%s: standings payoff %v, stored games give %v", r.Player, r.Payoff, totals[r.Player])
@@ -155,7 +156,7 @@ func TestSpecFileTypeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseSpecFile("cup.toml", []byte(tt.text))
+			_, err := organizer.ParseSpecFile("cup.toml", []byte(tt.text))
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("error %v, want %q", err, tt.want)
 			}
@@ -181,7 +182,7 @@ func FuzzTournamentFile(f *testing.F) {
 	f.Add([]byte("rounds = 9223372036854775807\nplayers = [\"a\", \"b\"]\n"))
 	f.Add([]byte("[agents.d2]\nagent = \"minimax\"\nparams = { depth = \"3\" }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := parseSpecFile("f.toml", data)
+		s, err := organizer.ParseSpecFile("f.toml", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.toml") {
 				t.Fatalf("error %q does not name the file", err)
@@ -191,6 +192,6 @@ func FuzzTournamentFile(f *testing.F) {
 		if s.Rounds > 100 {
 			s.Rounds = 100 // a large schedule is refused or slow, not wrong
 		}
-		_, _ = s.compile("", true)
+		_, _ = s.Compile("", true)
 	})
 }

@@ -197,7 +197,7 @@ func bareDuration(text []byte) (row int, key, value string, ok bool) {
 }
 
 // tomlMismatch matches go-toml's message for a value of the wrong type, which names the
-// Go field ("cannot decode TOML string into struct field main.Spec.Rounds of type int").
+// Go field ("cannot decode TOML string into struct field organizer.Spec.Rounds of type int").
 var tomlMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into `)
 
 // typeMismatch describes a value of the wrong type in a tournament file by its key and
@@ -283,7 +283,7 @@ type Plan struct {
 	schedule []referee.Pairing
 }
 
-// compile checks every setting of s and builds its schedule. openingsText is the content of
+// Compile checks every setting of s and builds its schedule. openingsText is the content of
 // the file s.Openings names (the caller reads it, so that `arena submit` can send it to a
 // referee on another machine). external reports whether names that are not built-in agents
 // may take part: only when players connect over a real NATS server. Errors name the setting.

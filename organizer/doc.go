@@ -7,7 +7,8 @@
 // the plan (Create), plays the games still missing through the referee, with built-in
 // agents started as players of their own on the bus (Run, also after a restart), and
 // records each game with its Elo changes as it ends. Standings and RateGames read the
-// recorded games back.
+// recorded games back. A Daemon plays tournaments in the background for the long-running
+// referee and answers its API (create, status, cancel, players) in protocol terms.
 //
 // The package works on the store.Store interface and the referee; it knows nothing of
 // flags, terminals or output formats, which stay in cmd/arena.

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/arenaref/arena/protocol"
-	"github.com/arenaref/arena/store"
 )
 
 // Subjects the permissions are made of, beyond those of package protocol.
@@ -45,8 +44,33 @@ const passwordLength = 24
 
 const passwordAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
+// Credential roles: what a client may do on a secured bus (see Permissions).
+const (
+	RolePlayer    = "player"    // its own turns and notices, its hello
+	RoleSpectator = "spectator" // game and tournament events, read only
+	RoleAdmin     = "admin"     // the referee daemon's API (submit, status, cancel, players) and events
+	RoleReferee   = "referee"   // everything: the referee itself on an external NATS server
+)
+
+// Credential kinds.
+const (
+	CredentialPassword = "password" // Public is a bcrypt hash of the password
+	CredentialNkey     = "nkey"     // Public is the nkey's public user key (starts with U)
+)
+
+// Credential lets one client onto a secured bus: what checks its secret (a bcrypt hash,
+// or an nkey's public key), never the secret itself. It is what a store keeps; the values
+// of Role and Kind are the constants above, which store.Credential shares, so the wiring
+// copies one into the other field by field.
+type Credential struct {
+	Name   string // the client's user name; for a player, its player name
+	Role   string // RolePlayer, RoleSpectator, RoleAdmin or RoleReferee
+	Kind   string // CredentialPassword or CredentialNkey
+	Public string
+}
+
 // Roles lists the roles a credential may have, most restricted first.
-var Roles = []string{store.RolePlayer, store.RoleSpectator, store.RoleAdmin, store.RoleReferee}
+var Roles = []string{RolePlayer, RoleSpectator, RoleAdmin, RoleReferee}
 
 // ErrRole is wrapped by errors about an unknown role.
 var ErrRole = errors.New("auth: unknown role")
@@ -79,9 +103,9 @@ func CheckName(name string) error {
 // none ("").
 func InboxPrefix(role, name string) string {
 	switch role {
-	case store.RoleReferee:
+	case RoleReferee:
 		return RefereeInbox
-	case store.RoleSpectator:
+	case RoleSpectator:
 		return ""
 	default:
 		return InboxRoot + "." + role + "." + name
@@ -98,7 +122,7 @@ func Permissions(role, name string) (*server.Permissions, error) {
 		return nil, err
 	}
 	switch role {
-	case store.RolePlayer:
+	case RolePlayer:
 		return &server.Permissions{
 			Publish: &server.SubjectPermission{Allow: []string{protocol.HelloSubject(name)}},
 			Subscribe: &server.SubjectPermission{Allow: []string{
@@ -107,12 +131,12 @@ func Permissions(role, name string) (*server.Permissions, error) {
 			// One reply to each turn request or other request it received, and no more.
 			Response: &server.ResponsePermission{MaxMsgs: 1, Expires: ResponseTTL},
 		}, nil
-	case store.RoleSpectator:
+	case RoleSpectator:
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Deny: []string{">"}},
 			Subscribe: &server.SubjectPermission{Allow: []string{GameEvents, TournamentEvents}},
 		}, nil
-	case store.RoleAdmin:
+	case RoleAdmin:
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: []string{APISubjects}},
 			Subscribe: &server.SubjectPermission{Allow: []string{GameEvents, TournamentEvents, InboxPrefix(role, name) + ".>"}},
@@ -132,44 +156,44 @@ func playerSubjects(name string) string {
 
 // NewPassword makes a password credential for name in role: the File holds the password
 // for the client, the Credential its bcrypt hash for the store.
-func NewPassword(name, role string) (File, store.Credential, error) {
+func NewPassword(name, role string) (File, Credential, error) {
 	f := File{Name: name, Role: role}
 	if err := f.checkIdentity(); err != nil {
-		return File{}, store.Credential{}, err
+		return File{}, Credential{}, err
 	}
 	pw, err := randomPassword()
 	if err != nil {
-		return File{}, store.Credential{}, err
+		return File{}, Credential{}, err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), PasswordCost)
 	if err != nil {
-		return File{}, store.Credential{}, fmt.Errorf("auth: hash password: %w", err)
+		return File{}, Credential{}, fmt.Errorf("auth: hash password: %w", err)
 	}
 	f.Password = pw
-	return f, store.Credential{Name: name, Role: role, Kind: store.CredentialPassword, Public: string(hash)}, nil
+	return f, Credential{Name: name, Role: role, Kind: CredentialPassword, Public: string(hash)}, nil
 }
 
 // NewNkey makes an nkey credential for name in role: the File holds the private seed for the
 // client, the Credential the public key for the store.
-func NewNkey(name, role string) (File, store.Credential, error) {
+func NewNkey(name, role string) (File, Credential, error) {
 	f := File{Name: name, Role: role}
 	if err := f.checkIdentity(); err != nil {
-		return File{}, store.Credential{}, err
+		return File{}, Credential{}, err
 	}
 	kp, err := nkeys.CreateUser()
 	if err != nil {
-		return File{}, store.Credential{}, fmt.Errorf("auth: create nkey: %w", err)
+		return File{}, Credential{}, fmt.Errorf("auth: create nkey: %w", err)
 	}
 	seed, err := kp.Seed()
 	if err != nil {
-		return File{}, store.Credential{}, fmt.Errorf("auth: nkey seed: %w", err)
+		return File{}, Credential{}, fmt.Errorf("auth: nkey seed: %w", err)
 	}
 	pub, err := kp.PublicKey()
 	if err != nil {
-		return File{}, store.Credential{}, fmt.Errorf("auth: nkey public key: %w", err)
+		return File{}, Credential{}, fmt.Errorf("auth: nkey public key: %w", err)
 	}
 	f.Nkey = string(seed)
-	return f, store.Credential{Name: name, Role: role, Kind: store.CredentialNkey, Public: pub}, nil
+	return f, Credential{Name: name, Role: role, Kind: CredentialNkey, Public: pub}, nil
 }
 
 func randomPassword() (string, error) {
@@ -188,7 +212,7 @@ func randomPassword() (string, error) {
 // ServerUsers turns stored credentials into the users of a NATS server, each with the
 // permissions of its role. A credential that cannot be used (an unknown role or kind, a bad
 // name or key) is an error naming it, so that a server never starts with a hole in it.
-func ServerUsers(creds []store.Credential) ([]*server.User, []*server.NkeyUser, error) {
+func ServerUsers(creds []Credential) ([]*server.User, []*server.NkeyUser, error) {
 	var users []*server.User
 	var nks []*server.NkeyUser
 	for _, c := range creds {
@@ -197,12 +221,12 @@ func ServerUsers(creds []store.Credential) ([]*server.User, []*server.NkeyUser, 
 			return nil, nil, fmt.Errorf("credential %s: %w", c.Name, err)
 		}
 		switch c.Kind {
-		case store.CredentialPassword:
+		case CredentialPassword:
 			if !strings.HasPrefix(c.Public, "$2") {
 				return nil, nil, fmt.Errorf("credential %s: the stored password is not a bcrypt hash", c.Name)
 			}
 			users = append(users, &server.User{Username: c.Name, Password: c.Public, Permissions: perms})
-		case store.CredentialNkey:
+		case CredentialNkey:
 			if !nkeys.IsValidPublicUserKey(c.Public) {
 				return nil, nil, fmt.Errorf("credential %s: %q is not an nkey user public key", c.Name, c.Public)
 			}

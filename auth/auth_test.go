@@ -11,8 +11,6 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"golang.org/x/crypto/bcrypt"
-
-	"github.com/arenaref/arena/store"
 )
 
 func TestPermissions(t *testing.T) {
@@ -22,12 +20,12 @@ func TestPermissions(t *testing.T) {
 		denyPublish bool
 		responses   bool
 	}{
-		{store.RolePlayer, "alice", []string{"arena.v1.lobby.hello.alice"},
+		{RolePlayer, "alice", []string{"arena.v1.lobby.hello.alice"},
 			[]string{"arena.v1.player.alice.>", "arena.v1.lobby.rollcall", "arena.v1.inbox.player.alice.>"}, false, true},
-		{store.RoleSpectator, "watcher", nil, []string{GameEvents, TournamentEvents}, true, false},
-		{store.RoleAdmin, "teacher", []string{APISubjects},
+		{RoleSpectator, "watcher", nil, []string{GameEvents, TournamentEvents}, true, false},
+		{RoleAdmin, "teacher", []string{APISubjects},
 			[]string{GameEvents, TournamentEvents, "arena.v1.inbox.admin.teacher.>"}, false, false},
-		{store.RoleReferee, "ref", []string{">"}, []string{">"}, false, false},
+		{RoleReferee, "ref", []string{">"}, []string{">"}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.role, func(t *testing.T) {
@@ -52,7 +50,7 @@ func TestPermissions(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range [][2]string{{"king", "alice"}, {store.RolePlayer, "a.b"}, {store.RolePlayer, "*"}, {store.RolePlayer, ""}, {store.RolePlayer, ">"}} {
+	for _, bad := range [][2]string{{"king", "alice"}, {RolePlayer, "a.b"}, {RolePlayer, "*"}, {RolePlayer, ""}, {RolePlayer, ">"}} {
 		if _, err := Permissions(bad[0], bad[1]); err == nil {
 			t.Errorf("Permissions(%q, %q): no error", bad[0], bad[1])
 		}
@@ -69,11 +67,11 @@ func TestAPISubjectsCoverTheAPI(t *testing.T) {
 
 func TestNewCredentials(t *testing.T) {
 	t.Run("password", func(t *testing.T) {
-		f, c, err := NewPassword("alice", store.RolePlayer)
+		f, c, err := NewPassword("alice", RolePlayer)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Kind != store.CredentialPassword || c.Name != "alice" || c.Role != store.RolePlayer {
+		if c.Kind != CredentialPassword || c.Name != "alice" || c.Role != RolePlayer {
 			t.Errorf("credential = %+v", c)
 		}
 		if strings.Contains(c.Public, f.Password) || len(f.Password) != passwordLength {
@@ -82,17 +80,17 @@ func TestNewCredentials(t *testing.T) {
 		if err := bcrypt.CompareHashAndPassword([]byte(c.Public), []byte(f.Password)); err != nil {
 			t.Errorf("the hash does not check the password: %v", err)
 		}
-		g, _, _ := NewPassword("alice", store.RolePlayer)
+		g, _, _ := NewPassword("alice", RolePlayer)
 		if g.Password == f.Password {
 			t.Error("two passwords are the same")
 		}
 	})
 	t.Run("nkey", func(t *testing.T) {
-		f, c, err := NewNkey("bob", store.RoleAdmin)
+		f, c, err := NewNkey("bob", RoleAdmin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Kind != store.CredentialNkey || !strings.HasPrefix(c.Public, "U") || !strings.HasPrefix(f.Nkey, "SU") {
+		if c.Kind != CredentialNkey || !strings.HasPrefix(c.Public, "U") || !strings.HasPrefix(f.Nkey, "SU") {
 			t.Errorf("credential %+v, seed %.2s...", c, f.Nkey)
 		}
 		if strings.Contains(c.Public, f.Nkey) {
@@ -101,10 +99,10 @@ func TestNewCredentials(t *testing.T) {
 	})
 	t.Run("bad identity", func(t *testing.T) {
 		// A name being made is not a file's content: not "malformed credentials file".
-		if _, _, err := NewPassword("a b", store.RolePlayer); !errors.Is(err, ErrName) || errors.Is(err, ErrMalformed) {
+		if _, _, err := NewPassword("a b", RolePlayer); !errors.Is(err, ErrName) || errors.Is(err, ErrMalformed) {
 			t.Errorf("bad name: %v", err)
 		}
-		if _, _, err := NewNkey("bad name!", store.RolePlayer); !errors.Is(err, ErrName) || !strings.Contains(err.Error(), "A-Z") {
+		if _, _, err := NewNkey("bad name!", RolePlayer); !errors.Is(err, ErrName) || !strings.Contains(err.Error(), "A-Z") {
 			t.Errorf("bad name: %v", err)
 		}
 		if _, _, err := NewNkey("bob", "root"); !errors.Is(err, ErrRole) {
@@ -114,8 +112,8 @@ func TestNewCredentials(t *testing.T) {
 }
 
 func TestFileRoundTrip(t *testing.T) {
-	pw, _, _ := NewPassword("alice", store.RolePlayer)
-	nk, _, _ := NewNkey("carol", store.RoleSpectator)
+	pw, _, _ := NewPassword("alice", RolePlayer)
+	nk, _, _ := NewNkey("carol", RoleSpectator)
 	for _, f := range []File{pw, nk} {
 		t.Run(f.Kind(), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "x.cred")
@@ -137,7 +135,7 @@ func TestFileRoundTrip(t *testing.T) {
 }
 
 func TestParseFileErrors(t *testing.T) {
-	nk, _, _ := NewNkey("carol", store.RolePlayer)
+	nk, _, _ := NewNkey("carol", RolePlayer)
 	tests := []struct{ name, text, want string }{
 		{"empty", "", "name"},
 		{"no secret", "name = \"a\"\nrole = \"player\"\n", "no password and no nkey"},
@@ -166,8 +164,8 @@ func TestParseFileErrors(t *testing.T) {
 }
 
 func FuzzParseFile(f *testing.F) {
-	pw, _, _ := NewPassword("alice", store.RolePlayer)
-	nk, _, _ := NewNkey("bob", store.RoleAdmin)
+	pw, _, _ := NewPassword("alice", RolePlayer)
+	nk, _, _ := NewNkey("bob", RoleAdmin)
 	f.Add(pw.Encode())
 	f.Add(nk.Encode())
 	f.Add([]byte("name = \"a\"\nrole = \"player\"\npassword = \"\"\n"))
@@ -192,9 +190,9 @@ func FuzzParseFile(f *testing.F) {
 }
 
 func TestServerUsers(t *testing.T) {
-	_, pw := mustPassword(t, "alice", store.RolePlayer)
-	_, nk := mustNkey(t, "ref", store.RoleReferee)
-	users, nks, err := ServerUsers([]store.Credential{pw, nk})
+	_, pw := mustPassword(t, "alice", RolePlayer)
+	_, nk := mustNkey(t, "ref", RoleReferee)
+	users, nks, err := ServerUsers([]Credential{pw, nk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,13 +202,13 @@ func TestServerUsers(t *testing.T) {
 	if len(nks) != 1 || nks[0].Nkey != nk.Public {
 		t.Errorf("nkeys = %+v", nks)
 	}
-	for _, bad := range []store.Credential{
-		{Name: "x", Role: store.RolePlayer, Kind: store.CredentialPassword, Public: "plain"},
-		{Name: "x", Role: store.RolePlayer, Kind: store.CredentialNkey, Public: "SUABC"},
-		{Name: "x", Role: "boss", Kind: store.CredentialPassword, Public: pw.Public},
-		{Name: "x", Role: store.RolePlayer, Kind: "token", Public: "t"},
+	for _, bad := range []Credential{
+		{Name: "x", Role: RolePlayer, Kind: CredentialPassword, Public: "plain"},
+		{Name: "x", Role: RolePlayer, Kind: CredentialNkey, Public: "SUABC"},
+		{Name: "x", Role: "boss", Kind: CredentialPassword, Public: pw.Public},
+		{Name: "x", Role: RolePlayer, Kind: "token", Public: "t"},
 	} {
-		if _, _, err := ServerUsers([]store.Credential{bad}); err == nil {
+		if _, _, err := ServerUsers([]Credential{bad}); err == nil {
 			t.Errorf("ServerUsers(%+v): no error", bad)
 		}
 	}
@@ -219,7 +217,7 @@ func TestServerUsers(t *testing.T) {
 // TestExportConfig checks the exported configuration with nats-server's own parser: it
 // must give the server exactly the users and permissions the embedded server gets.
 func TestExportConfig(t *testing.T) {
-	var creds []store.Credential
+	var creds []Credential
 	for _, role := range Roles {
 		_, c := mustPassword(t, "pw-"+role, role)
 		_, k := mustNkey(t, "nk-"+role, role)
@@ -289,7 +287,7 @@ func samePermissions(a, b *server.Permissions) bool {
 	return *a.Response == *b.Response
 }
 
-func mustPassword(t testing.TB, name, role string) (File, store.Credential) {
+func mustPassword(t testing.TB, name, role string) (File, Credential) {
 	t.Helper()
 	f, c, err := NewPassword(name, role)
 	if err != nil {
@@ -298,7 +296,7 @@ func mustPassword(t testing.TB, name, role string) (File, store.Credential) {
 	return f, c
 }
 
-func mustNkey(t testing.TB, name, role string) (File, store.Credential) {
+func mustNkey(t testing.TB, name, role string) (File, Credential) {
 	t.Helper()
 	f, c, err := NewNkey(name, role)
 	if err != nil {

@@ -3,7 +3,9 @@
 //
 // A credential is a password or an nkey. The store keeps only what checks it (a bcrypt hash
 // of the password, the nkey's public key); the secret goes once, in a credentials File, to
-// the client it belongs to.
+// the client it belongs to. Package auth does not import the store: its Credential has the
+// fields and constants of store.Credential, and the command that wires them copies one
+// into the other.
 //
 // Roles decide what a client may do on the bus (see Permissions):
 //

@@ -11,8 +11,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 	"github.com/pelletier/go-toml/v2"
-
-	"github.com/arenaref/arena/store"
 )
 
 // MaxFileSize is the largest credentials file ParseFile reads.
@@ -36,12 +34,12 @@ type File struct {
 	Nkey     string `toml:"nkey,omitempty"`
 }
 
-// Kind is store.CredentialPassword or store.CredentialNkey, by the secret f holds.
+// Kind is CredentialPassword or CredentialNkey, by the secret f holds.
 func (f File) Kind() string {
 	if f.Nkey != "" {
-		return store.CredentialNkey
+		return CredentialNkey
 	}
-	return store.CredentialPassword
+	return CredentialPassword
 }
 
 // Encode returns the file's text, with a comment saying what it is.
@@ -192,5 +190,5 @@ func ExplainConnect(url string, err error, f *File) error {
 		return fmt.Errorf("the NATS server at %s requires credentials: pass --credentials FILE (made by arena credentials add NAME): %w", url, err)
 	}
 	return fmt.Errorf("the NATS server at %s refused the credentials of %s %q (wrong %s, or the credential was removed or replaced): %w",
-		url, f.Role, f.Name, map[string]string{store.CredentialPassword: "password", store.CredentialNkey: "nkey"}[f.Kind()], err)
+		url, f.Role, f.Name, map[string]string{CredentialPassword: "password", CredentialNkey: "nkey"}[f.Kind()], err)
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/natstest"
 	"github.com/arenaref/arena/protocol"
-	"github.com/arenaref/arena/store"
 )
 
 // The security tests run against every NATS server a user may deploy: the embedded one,
@@ -24,12 +23,12 @@ import (
 // file, where one is installed (see internal/natstest; CI requires it).
 
 // securedServer starts a server that knows creds and returns its URL; it stops with t.
-type securedServer func(t *testing.T, creds []store.Credential, l Limits) string
+type securedServer func(t *testing.T, creds []Credential, l Limits) string
 
 func securedServers(t *testing.T) map[string]securedServer {
 	servers := map[string]securedServer{"embedded": startEmbedded}
 	if bin := natstest.Binary(t); bin != "" {
-		servers["nats-server"] = func(t *testing.T, creds []store.Credential, l Limits) string {
+		servers["nats-server"] = func(t *testing.T, creds []Credential, l Limits) string {
 			addr := natstest.FreeAddr(t)
 			conf := filepath.Join(t.TempDir(), "nats-server.conf")
 			var b bytes.Buffer
@@ -46,7 +45,7 @@ func securedServers(t *testing.T) map[string]securedServer {
 	return servers
 }
 
-func startEmbedded(t *testing.T, creds []store.Credential, l Limits) string {
+func startEmbedded(t *testing.T, creds []Credential, l Limits) string {
 	t.Helper()
 	users, nks, err := ServerUsers(creds)
 	if err != nil {
@@ -130,23 +129,23 @@ func next(t *testing.T, sub *nats.Subscription) *nats.Msg {
 // spectator, an admin and the referee.
 type cast struct {
 	alice, bob, watcher, teacher, ref File
-	creds                             []store.Credential
+	creds                             []Credential
 }
 
 func newCast(t *testing.T) cast {
 	var c cast
-	add := func(f File, cr store.Credential, err error) File {
+	add := func(f File, cr Credential, err error) File {
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.creds = append(c.creds, cr)
 		return f
 	}
-	c.alice = add(NewPassword("alice", store.RolePlayer))
-	c.bob = add(NewNkey("bob", store.RolePlayer))
-	c.watcher = add(NewPassword("watcher", store.RoleSpectator))
-	c.teacher = add(NewPassword("teacher", store.RoleAdmin))
-	c.ref = add(NewNkey("ref", store.RoleReferee))
+	c.alice = add(NewPassword("alice", RolePlayer))
+	c.bob = add(NewNkey("bob", RolePlayer))
+	c.watcher = add(NewPassword("watcher", RoleSpectator))
+	c.teacher = add(NewPassword("teacher", RoleAdmin))
+	c.ref = add(NewNkey("ref", RoleReferee))
 	return c
 }
 
@@ -297,7 +296,7 @@ func TestSecuredBus(t *testing.T) {
 				if m.Subject != protocol.HelloSubject("alice") || string(m.Data) != "I am alice" {
 					t.Fatalf("the referee got %q on %s", m.Data, m.Subject)
 				}
-				if !strings.HasPrefix(m.Reply, InboxPrefix(store.RolePlayer, "alice")+".") {
+				if !strings.HasPrefix(m.Reply, InboxPrefix(RolePlayer, "alice")+".") {
 					t.Errorf("alice's reply subject %s is not on her inbox", m.Reply)
 				}
 				if err := m.Respond([]byte("welcome")); err != nil {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+
+	"github.com/arenaref/arena/internal/names"
 )
 
 // Version is the protocol version every message carries in its "v" field.
@@ -62,11 +64,11 @@ const Resign = "resign"
 // ErrMalformed is wrapped by every decoding and validation error.
 var ErrMalformed = errors.New("protocol: malformed message")
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var nameRE = regexp.MustCompile(names.Pattern)
 
 // ValidName reports whether s can be a player name or game id: 1 to 64 ASCII letters,
 // digits, '-' or '_'. Such a name is a single NATS subject token.
-func ValidName(s string) bool { return nameRE.MatchString(s) }
+func ValidName(s string) bool { return names.Valid(s) }
 
 // CheckName returns a descriptive error when s is not a ValidName.
 func CheckName(what, s string) error {

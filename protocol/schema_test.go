@@ -248,6 +248,8 @@ func goFields(t reflect.Type) []goField {
 	return out
 }
 
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
 // jsonTypeOf is the JSON Schema type encoding/json gives a Go type, "" for any value.
 func jsonTypeOf(t reflect.Type) string {
 	if t == rawMessageType {

@@ -1,7 +1,7 @@
 // Package store defines what Arena keeps about its tournaments, and the Store interface the
-// referee, the CLI and the web page use to keep and read it. The SQLite implementation lives
-// in store/sqlite; this package has only the types, so that code which reads results does
-// not have to link a database driver.
+// application layer (package organizer), the CLI and the web page use to keep and read it.
+// The SQLite implementation lives in store/sqlite; this package has only the types, so that
+// code which reads results does not have to link a database driver.
 //
 // What is kept: players (name, agent, version); tournaments (game, format, time control,
 // rounds, seed, roster, status, the caller's config and the whole schedule of games); and

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/organizer"
 )
 
 func TestConcurrencyWarning(t *testing.T) {
@@ -22,7 +24,7 @@ func TestConcurrencyWarning(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := concurrencyWarning(tc.games, tc.cpus)
+			msg := organizer.ConcurrencyWarning(tc.games, tc.cpus)
 			if (msg != "") != tc.warn {
 				t.Fatalf("concurrencyWarning(%d, %d) = %q, want a warning: %v", tc.games, tc.cpus, msg, tc.warn)
 			}

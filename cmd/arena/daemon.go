@@ -2,19 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -79,8 +77,9 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ref.StartLobby(runCtx, *heartbeat); err != nil {
 		return fmt.Errorf("start lobby: %w", err)
 	}
-	dm := &daemon{d: newDirector(db, ref, b.url, b.opts, log), log: log, heartbeat: *heartbeat, active: map[int64]*activeTournament{}}
-	defer dm.d.pool.stopAll()
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
+	defer d.Close()
+	dm := organizer.NewDaemon(d, *heartbeat)
 
 	running, err := db.Tournaments(ctx, store.StatusRunning)
 	if err != nil {
@@ -88,16 +87,16 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	for _, t := range running {
 		log.Info().Int64("tournament", t.ID).Int("played", t.Played).Int("total", t.Total).Msg("resuming tournament")
-		dm.start(t.ID)
+		dm.Start(t.ID)
 	}
 	var subs []*nats.Subscription
 	for subject, handle := range map[string]func(context.Context, protocol.APIRequest) protocol.APIReply{
-		protocol.SubjectAPICreate:  dm.create,
-		protocol.SubjectAPIStatus:  dm.status,
-		protocol.SubjectAPICancel:  dm.cancel,
-		protocol.SubjectAPIPlayers: dm.players,
+		protocol.SubjectAPICreate:  dm.Create,
+		protocol.SubjectAPIStatus:  dm.Status,
+		protocol.SubjectAPICancel:  dm.Cancel,
+		protocol.SubjectAPIPlayers: dm.Players,
 	} {
-		sub, err := nc.Subscribe(subject, dm.serve(runCtx, subject, handle))
+		sub, err := nc.Subscribe(subject, serveAPI(runCtx, subject, handle, log))
 		if err != nil {
 			return fmt.Errorf("subscribe %s: %w", subject, err)
 		}
@@ -114,98 +113,16 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, sub := range subs {
 		_ = sub.Unsubscribe()
 	}
-	dm.shutdown(*grace)
+	dm.Shutdown(*grace)
 	stopRun()
 	_ = nc.Drain()
 	log.Info().Msg("referee stopped")
 	return nil
 }
 
-// daemon holds the tournaments a referee daemon is playing.
-type daemon struct {
-	d         *director
-	log       zerolog.Logger
-	heartbeat time.Duration
-
-	mu       sync.Mutex
-	active   map[int64]*activeTournament
-	stopping bool
-}
-
-type activeTournament struct {
-	cancel    context.CancelFunc
-	drain     chan struct{}
-	done      chan struct{}
-	cancelled bool // by the API: the status becomes cancelled, not parked
-}
-
-// start plays tournament id in the background.
-func (dm *daemon) start(id int64) {
-	ctx, cancel := context.WithCancel(context.Background())
-	a := &activeTournament{cancel: cancel, drain: make(chan struct{}), done: make(chan struct{})}
-	dm.mu.Lock()
-	dm.active[id] = a
-	dm.mu.Unlock()
-	go func() {
-		defer close(a.done)
-		defer cancel()
-		err := dm.d.run(ctx, id, a.drain, func(done, total int, res referee.Result) {
-			dm.log.Info().Int64("tournament", id).Int("done", done).Int("total", total).Str("game", res.GameID).
-				Str("result", res.Result).Str("reason", res.Reason).Msg("game recorded")
-		})
-		dm.mu.Lock()
-		delete(dm.active, id)
-		stopping, cancelled := dm.stopping, a.cancelled
-		dm.mu.Unlock()
-		var status string
-		switch {
-		case err == nil:
-			status = store.StatusFinished
-		case cancelled:
-			status = store.StatusCancelled
-		case stopping && (errors.Is(err, referee.ErrDrained) || errors.Is(err, context.Canceled)):
-			dm.log.Info().Int64("tournament", id).Msg("tournament parked; it resumes at the next start")
-			return
-		default:
-			status = store.StatusFailed
-		}
-		if serr := dm.d.db.SetTournamentStatus(context.Background(), id, status); serr != nil {
-			dm.log.Error().Err(serr).Int64("tournament", id).Msg("cannot store the tournament's status")
-		}
-		ev := dm.log.Info()
-		if status == store.StatusFailed {
-			ev = dm.log.Error().Err(err)
-		}
-		ev.Int64("tournament", id).Str("status", status).Msg("tournament ended")
-	}()
-}
-
-// shutdown stops every tournament: no new games, grace for running ones, then park.
-func (dm *daemon) shutdown(grace time.Duration) {
-	dm.mu.Lock()
-	dm.stopping = true
-	all := make([]*activeTournament, 0, len(dm.active))
-	for _, a := range dm.active {
-		close(a.drain)
-		all = append(all, a)
-	}
-	dm.mu.Unlock()
-	deadline := time.After(grace)
-	for _, a := range all {
-		select {
-		case <-a.done:
-		case <-deadline:
-			for _, b := range all {
-				b.cancel()
-			}
-			<-a.done
-		}
-	}
-}
-
-// serve adapts an API handler to a NATS subscription: it decodes the request, checks its
-// type against the subject, and always answers.
-func (dm *daemon) serve(ctx context.Context, subject string, handle func(context.Context, protocol.APIRequest) protocol.APIReply) nats.MsgHandler {
+// serveAPI adapts an API handler to a NATS subscription: it decodes the request, checks
+// its type against the subject, and always answers.
+func serveAPI(ctx context.Context, subject string, handle func(context.Context, protocol.APIRequest) protocol.APIReply, log zerolog.Logger) nats.MsgHandler {
 	want := map[string]string{
 		protocol.SubjectAPICreate: protocol.TypeAPICreate, protocol.SubjectAPIStatus: protocol.TypeAPIStatus,
 		protocol.SubjectAPICancel: protocol.TypeAPICancel, protocol.SubjectAPIPlayers: protocol.TypeAPIPlayers,
@@ -218,109 +135,7 @@ func (dm *daemon) serve(ctx context.Context, subject string, handle func(context
 			reply = handle(ctx, req)
 		}
 		if err := m.Respond(protocol.Encode(reply)); err != nil {
-			dm.log.Warn().Err(err).Str("subject", subject).Msg("cannot answer an API request")
+			log.Warn().Err(err).Str("subject", subject).Msg("cannot answer an API request")
 		}
 	}
-}
-
-func (dm *daemon) create(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
-	source := req.Source
-	if source == "" {
-		source = "tournament"
-	}
-	s, err := parseSpecFile(source, []byte(req.Config))
-	if err != nil {
-		return protocol.APIError(protocol.APIBadConfig, "%v", err)
-	}
-	if _, err := s.compile(req.Openings, true); err != nil {
-		return protocol.APIError(protocol.APIBadConfig, "%s: %v", source, err)
-	}
-	id, n, err := dm.d.create(ctx, s, req.Openings, true)
-	if err != nil {
-		dm.log.Error().Err(err).Msg("cannot create a tournament")
-		return protocol.APIError(protocol.APIInternal, "cannot store the tournament: %v", err)
-	}
-	dm.start(id)
-	dm.log.Info().Int64("tournament", id).Int("games", n).Str("source", source).Msg("tournament created")
-	if msg := concurrencyWarning(s.Concurrency, runtime.NumCPU()); msg != "" {
-		dm.log.Warn().Int64("tournament", id).Msg(msg)
-	}
-	return protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK, Tournament: id, Games: n}
-}
-
-func (dm *daemon) status(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
-	var list []store.Tournament
-	if req.Tournament != 0 {
-		t, err := dm.d.db.Tournament(ctx, req.Tournament)
-		if errors.Is(err, store.ErrNotFound) {
-			return protocol.APIError(protocol.APINotFound, "no tournament %d", req.Tournament)
-		}
-		if err != nil {
-			return protocol.APIError(protocol.APIInternal, "%v", err)
-		}
-		list = []store.Tournament{t}
-	} else {
-		var err error
-		if list, err = dm.d.db.Tournaments(ctx, ""); err != nil {
-			return protocol.APIError(protocol.APIInternal, "%v", err)
-		}
-	}
-	reply := protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK}
-	for _, t := range list {
-		ts := tournamentStatus(t)
-		if req.Tournament != 0 {
-			rows, err := dm.d.standings(ctx, t.ID)
-			if err != nil {
-				return protocol.APIError(protocol.APIInternal, "%v", err)
-			}
-			ts.Rows = rows
-		}
-		reply.Tournaments = append(reply.Tournaments, ts)
-	}
-	return reply
-}
-
-func tournamentStatus(t store.Tournament) protocol.TournamentStatus {
-	ts := protocol.TournamentStatus{ID: t.ID, Game: t.Game, Format: t.Format, Status: t.Status, Played: t.Played, Total: t.Total, Created: t.Created.UTC().Format(time.RFC3339)}
-	if s, err := specOf(t); err == nil {
-		ts.Name = s.Name
-	}
-	return ts
-}
-
-func (dm *daemon) cancel(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
-	if req.Tournament == 0 {
-		return protocol.APIError(protocol.APIBadRequest, "cancel needs a tournament id")
-	}
-	dm.mu.Lock()
-	a, ok := dm.active[req.Tournament]
-	if ok {
-		a.cancelled = true
-	}
-	dm.mu.Unlock()
-	if ok {
-		a.cancel()
-		<-a.done
-		return protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK, Tournament: req.Tournament}
-	}
-	t, err := dm.d.db.Tournament(ctx, req.Tournament)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return protocol.APIError(protocol.APINotFound, "no tournament %d", req.Tournament)
-	case err != nil:
-		return protocol.APIError(protocol.APIInternal, "%v", err)
-	}
-	return protocol.APIError(protocol.APINotRunning, "tournament %d is %s, not running", t.ID, t.Status)
-}
-
-func (dm *daemon) players(_ context.Context, _ protocol.APIRequest) protocol.APIReply {
-	reply := protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK}
-	for _, p := range dm.d.ref.Players() {
-		reply.Players = append(reply.Players, protocol.PlayerStatus{
-			Name: p.Name, Agent: p.Agent, Version: p.Version, Games: p.Games,
-			LastSeen:  p.LastSeen.UTC().Format(time.RFC3339),
-			Connected: time.Since(p.LastSeen) < 3*dm.heartbeat,
-		})
-	}
-	return reply
 }

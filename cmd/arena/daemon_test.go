@@ -401,12 +401,12 @@ func TestExampleTournamentFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.compile(openings, false)
+	p, err := s.Compile(openings, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.schedule) != 12 || p.schedule[0].OpeningIndex == 0 {
-		t.Fatalf("%d games, first opening %d; want 12 games with openings", len(p.schedule), p.schedule[0].OpeningIndex)
+	if len(p.Schedule()) != 12 || p.Schedule()[0].OpeningIndex == 0 {
+		t.Fatalf("%d games, first opening %d; want 12 games with openings", len(p.Schedule()), p.Schedule()[0].OpeningIndex)
 	}
 }
 

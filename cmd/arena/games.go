@@ -3,15 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/export"
 	"github.com/arenaref/arena/store/sqlite"
@@ -121,56 +118,10 @@ func openGames(ctx context.Context, dbPath string, tid int64, gameName string) (
 	}
 	defer db.Close()
 	if tid != 0 {
-		if _, err := findTournament(ctx, db, tid, dbPath); err != nil {
+		if _, err := organizer.FindTournament(ctx, db, tid, dbPath); err != nil {
 			return nil, fmt.Errorf("--tournament: %w", err)
 		}
 		return db.Games(ctx, tid)
 	}
-	ts, err := db.Tournaments(ctx, "")
-	if err != nil {
-		return nil, err
-	}
-	var all []store.Game
-	for _, t := range ts {
-		if gameName != "" && !strings.EqualFold(t.Game, gameName) {
-			continue
-		}
-		games, err := db.Games(ctx, t.ID)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, games...)
-	}
-	return all, nil
-}
-
-// findTournament reads tournament id from db, the file the user named dbPath. One that
-// is not there is "no tournament 42 in arena.db", with the ids the file has.
-func findTournament(ctx context.Context, db *sqlite.DB, id int64, dbPath string) (store.Tournament, error) {
-	t, err := db.Tournament(ctx, id)
-	if !errors.Is(err, store.ErrNotFound) {
-		return t, err
-	}
-	ts, lerr := db.Tournaments(ctx, "")
-	if lerr != nil {
-		return t, fmt.Errorf("no tournament %d in %s", id, dbPath)
-	}
-	ids := make([]int64, len(ts))
-	for i, t := range ts {
-		ids[i] = t.ID
-	}
-	slices.Sort(ids)
-	switch {
-	case len(ids) == 0:
-		return t, fmt.Errorf("no tournament %d in %s, which has no tournaments", id, dbPath)
-	case len(ids) == 1:
-		return t, fmt.Errorf("no tournament %d in %s (it holds tournament %d)", id, dbPath, ids[0])
-	case len(ids) > 10:
-		return t, fmt.Errorf("no tournament %d in %s (it holds %d tournaments, %d to %d)", id, dbPath, len(ids), ids[0], ids[len(ids)-1])
-	}
-	list := make([]string, len(ids))
-	for i, n := range ids {
-		list[i] = strconv.FormatInt(n, 10)
-	}
-	return t, fmt.Errorf("no tournament %d in %s (it holds tournaments %s)", id, dbPath, strings.Join(list, ", "))
+	return organizer.AllGames(ctx, db, gameName)
 }

@@ -27,6 +27,10 @@
 //
 // Run "arena help" or "arena COMMAND -h" (also "arena help COMMAND", "arena credentials add
 // -h") for the flags of each command.
+//
+// This package holds only the commands' flags, their output (tables, JSON, progress bars)
+// and the wiring of the bus, the store and the referee; what a tournament is and how it is
+// played, recorded and rated lives in package organizer.
 package main
 
 import (

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/internal/humantime"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -21,7 +21,7 @@ import (
 // runMatch plays a two-player match, colours alternating, until an SPRT decides or the
 // games run out. The games are recorded as a tournament, like any other.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s := defaultSpec()
+	s := organizer.DefaultSpec()
 	var sprtFlag, dbPath, logLevel, openings string
 	var bf busFlags
 	var maxGames int
@@ -50,14 +50,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var test *ratings.SPRT
 	if sprtFlag != "" {
-		t, err := parseSPRT(sprtFlag)
+		t, err := organizer.ParseSPRT(sprtFlag)
 		if err != nil {
 			return usagef("--sprt: %v", err)
 		}
 		test = &t
 	}
 	var err error
-	if s.Players, s.Agents, err = parsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
+	if s.Players, s.Agents, err = organizer.ParsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
 		return usagef("players: %v", err)
 	}
 	var openingsText string
@@ -80,7 +80,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & 0x7fffffff
 	}
-	if _, err := s.compile(openingsText, bf.external()); err != nil {
+	if _, err := s.Compile(openingsText, bf.external()); err != nil {
 		return asFlagError(err)
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
@@ -94,7 +94,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeAll()
-	id, scheduled, err := d.create(ctx, s, openingsText, bf.external())
+	id, scheduled, err := d.Create(ctx, s, openingsText, bf.external())
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	decision := ratings.Continue
 	drain := make(chan struct{})
 	started := time.Now()
-	err = d.run(ctx, id, drain, func(done, total int, res referee.Result) {
+	err = d.Run(ctx, id, drain, func(done, total int, res referee.Result) {
 		switch {
 		case res.Result == store.ResultDraw:
 			dr++
@@ -155,7 +155,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	score := (float64(w) + float64(dr)/2) / float64(max(n, 1))
 	fmt.Fprintf(stdout, "%s v %s: %d games in %s, +%d =%d -%d, score %.1f%%", s.Players[0], s.Players[1], n,
 		humantime.Round(time.Since(started)), w, dr, l, 100*score)
-	if fit, ferr := ratings.MaximumLikelihood(2, matchGames(w, dr, l), ratings.FitOptions{Anchor: 1}); ferr == nil {
+	if fit, ferr := ratings.MaximumLikelihood(2, organizer.MatchGames(w, dr, l), ratings.FitOptions{Anchor: 1}); ferr == nil {
 		fmt.Fprintf(stdout, ", Elo difference %+.1f ± %.1f, LOS %.1f%%", fit.Ratings[0]-fit.Ratings[1], 1.96*fit.Errors[0], 100*fit.LOS(0, 1))
 	}
 	fmt.Fprintln(stdout)
@@ -194,56 +194,4 @@ func matchRounds(games, openings int, explicit bool) (rounds int, note string) {
 		note = fmt.Sprintf("--games %d rounded up to %d so that each player has each colour equally often", games, games+1)
 	}
 	return rounds, note
-}
-
-// matchGames turns a match score into games for the rating fit: player 0 against 1.
-func matchGames(w, d, l int) []ratings.Game {
-	var gs []ratings.Game
-	for range w {
-		gs = append(gs, ratings.Game{First: 0, Second: 1, Score: 1})
-	}
-	for range d {
-		gs = append(gs, ratings.Game{First: 0, Second: 1, Score: 0.5})
-	}
-	for range l {
-		gs = append(gs, ratings.Game{First: 0, Second: 1, Score: 0})
-	}
-	return gs
-}
-
-// parseSPRT reads elo0=E0,elo1=E1[,alpha=A,beta=B,model=M].
-func parseSPRT(text string) (ratings.SPRT, error) {
-	t := ratings.SPRT{Alpha: 0.05, Beta: 0.05, Model: ratings.ModelLogistic}
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(text, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		if !ok {
-			return t, fmt.Errorf("%q is not key=value", kv)
-		}
-		seen[k] = true
-		if k == "model" {
-			t.Model = v
-			continue
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return t, fmt.Errorf("%s=%q is not a number", k, v)
-		}
-		switch k {
-		case "elo0":
-			t.Elo0 = x
-		case "elo1":
-			t.Elo1 = x
-		case "alpha":
-			t.Alpha = x
-		case "beta":
-			t.Beta = x
-		default:
-			return t, fmt.Errorf("unknown key %q (elo0, elo1, alpha, beta, model)", k)
-		}
-	}
-	if !seen["elo0"] || !seen["elo1"] {
-		return t, errors.New("elo0 and elo1 are required")
-	}
-	return t, t.Check()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
@@ -19,7 +20,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(players.AgentNames(), ", "))
 	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
 	params := fs.String("params", "", "the agent's settings, comma-separated key=value (minimax: depth=4,tt=64)")
-	concurrency := fs.Int("concurrency", builtinConcurrency,
+	concurrency := fs.Int("concurrency", organizer.BuiltinConcurrency,
 		"turns of different games answered at once (1: one turn at a time; a turn left waiting can lose on time)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.parse(args); err != nil {

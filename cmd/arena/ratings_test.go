@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/export"
@@ -28,7 +29,7 @@ func TestRatingsGamesExport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("ratings: exit %d\n%s", code, stderr)
 	}
-	var table ratingTable
+	var table organizer.RatingTable
 	if err := json.Unmarshal([]byte(stdout), &table); err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +51,8 @@ func TestRatingsGamesExport(t *testing.T) {
 			}
 		}
 	}
-	if math.Abs(mean-ratingCenter) > 1e-6 {
-		t.Errorf("mean rating %v, want %v", mean, ratingCenter)
+	if math.Abs(mean-organizer.RatingCenter) > 1e-6 {
+		t.Errorf("mean rating %v, want %v", mean, organizer.RatingCenter)
 	}
 	code, stdout, _ = runCLI(t, "ratings", "--db", db)
 	for _, want := range []string{"maximum-likelihood ratings", "Likelihood of superiority", "Crosstable"} {
@@ -166,10 +167,10 @@ func TestRatingsAnchor(t *testing.T) {
 		name        string
 		args        []string
 		wantHeading string
-		wantAnchor  *ratingAnchor
+		wantAnchor  *organizer.RatingAnchor
 	}{
 		{"pool average", nil, "(logistic, pool average 1500)", nil},
-		{"anchored", []string{"--anchor", "random"}, "(logistic, random fixed at 1500)", &ratingAnchor{Player: "random", Rating: 1500}},
+		{"anchored", []string{"--anchor", "random"}, "(logistic, random fixed at 1500)", &organizer.RatingAnchor{Player: "random", Rating: 1500}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,7 +183,7 @@ func TestRatingsAnchor(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("ratings --json: exit %d\n%s", code, stderr)
 			}
-			var table ratingTable
+			var table organizer.RatingTable
 			if err := json.Unmarshal([]byte(stdout), &table); err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -33,7 +34,7 @@ func TestTerminationsBlameTheFault(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := (&director{db: db}).standings(ctx, tid)
+	rows, err := organizer.Standings(ctx, db, tid)
 	if err != nil {
 		t.Fatal(err)
 	}

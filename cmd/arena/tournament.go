@@ -21,8 +21,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
@@ -31,7 +31,7 @@ import (
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s := defaultSpec()
+	s := organizer.DefaultSpec()
 	var playersFlag, seedsFlag, dbPath, logLevel, file string
 	var bf busFlags
 	var asJSON bool
@@ -94,7 +94,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return usagef("--config: %v", err)
 		}
 	case resume == 0:
-		if s.Players, s.Agents, err = parsePlayers(splitList(playersFlag)); err != nil {
+		if s.Players, s.Agents, err = organizer.ParsePlayers(splitList(playersFlag)); err != nil {
 			return usagef("--players: %v", err)
 		}
 		s.Seeds = splitList(seedsFlag)
@@ -112,7 +112,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if s.Seed == 0 {
 			s.Seed = time.Now().UnixNano() & 0x7fffffff
 		}
-		if _, err := s.compile(openingsText, bf.external()); err != nil {
+		if _, err := s.Compile(openingsText, bf.external()); err != nil {
 			if file != "" {
 				return usagef("%s: %v", file, err)
 			}
@@ -128,17 +128,17 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	defer closeAll()
 	if resume != 0 {
-		t, err := findTournament(ctx, db, resume, dbPath)
+		t, err := organizer.FindTournament(ctx, db, resume, dbPath)
 		if err != nil {
 			return fmt.Errorf("--resume: %w", err)
 		}
-		if s, err = specOf(t); err != nil {
+		if s, err = organizer.StoredSpec(t); err != nil {
 			return err
 		}
 	}
 	id := resume
 	if id == 0 {
-		if id, _, err = d.create(ctx, s, openingsText, bf.external()); err != nil {
+		if id, _, err = d.Create(ctx, s, openingsText, bf.external()); err != nil {
 			return err
 		}
 	}
@@ -160,7 +160,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	started := time.Now()
 	progress := newProgress(stderr, live, t.Total, t.Played, board)
-	runErr := d.run(ctx, id, nil, progress.gameDone)
+	runErr := d.Run(ctx, id, nil, progress.gameDone)
 	progress.finish()
 	status := store.StatusFinished
 	switch {
@@ -181,7 +181,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if runErr != nil {
 		return fmt.Errorf("tournament %d failed after %d of %d games (kept in %s): %w", id, t.Played, t.Total, dbPath, runErr)
 	}
-	rows, err := d.standings(ctx, id)
+	rows, err := d.Standings(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -193,13 +193,13 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // readSpecFile reads a tournament file and the openings file it names, which is found
 // relative to the tournament file. It returns the spec, the file's text and the openings.
-func readSpecFile(path string) (s spec, text, openings string, err error) {
+func readSpecFile(path string) (s organizer.Spec, text, openings string, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return spec{}, "", "", err
+		return organizer.Spec{}, "", "", err
 	}
-	if s, err = parseSpecFile(path, b); err != nil {
-		return spec{}, "", "", err
+	if s, err = organizer.ParseSpecFile(path, b); err != nil {
+		return organizer.Spec{}, "", "", err
 	}
 	if s.Openings != "" {
 		p := s.Openings
@@ -208,7 +208,7 @@ func readSpecFile(path string) (s spec, text, openings string, err error) {
 		}
 		ob, err := os.ReadFile(p)
 		if err != nil {
-			return spec{}, "", "", fmt.Errorf("%s: openings: %v", path, err)
+			return organizer.Spec{}, "", "", fmt.Errorf("%s: openings: %v", path, err)
 		}
 		openings = string(ob)
 	}
@@ -216,7 +216,7 @@ func readSpecFile(path string) (s spec, text, openings string, err error) {
 }
 
 // durationFlag lets a duration field of spec be set from a flag.
-type durationFlag struct{ d *duration }
+type durationFlag struct{ d *organizer.Duration }
 
 func (f *durationFlag) String() string {
 	if f.d == nil {
@@ -226,20 +226,6 @@ func (f *durationFlag) String() string {
 }
 
 func (f *durationFlag) Set(s string) error { return f.d.UnmarshalText([]byte(s)) }
-
-// playsGame reports whether an agent registered for games can play g.
-func playsGame(games []string, g game.Game) bool {
-	if games == nil {
-		return true
-	}
-	name, _, _ := game.ParseSpec(g.Name())
-	for _, gn := range games {
-		if gn == name {
-			return true
-		}
-	}
-	return false
-}
 
 // progress reports recorded games on stderr. On a terminal it keeps a line of its own
 // below the log: a bar and the leaders so far. Otherwise it writes one line per game, so
@@ -467,7 +453,7 @@ func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, 
 // openDirector opens and locks the database, reaches the bus (starting the embedded server
 // when the flags say so, secured with the database's credentials under --auth), and starts
 // the referee's lobby. closeAll undoes it all.
-func openDirector(ctx context.Context, bf *busFlags, dbPath string, log zerolog.Logger) (_ *director, _ *sqlite.DB, _ func(), err error) {
+func openDirector(ctx context.Context, bf *busFlags, dbPath string, log zerolog.Logger) (_ *organizer.Director, _ *sqlite.DB, _ func(), err error) {
 	var undo []func()
 	closeAll := func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -491,7 +477,7 @@ func openDirector(ctx context.Context, bf *busFlags, dbPath string, log zerolog.
 	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
 		return nil, nil, nil, fmt.Errorf("start lobby: %w", err)
 	}
-	d := newDirector(db, ref, b.url, b.opts, log)
-	undo = append(undo, d.pool.stopAll)
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
+	undo = append(undo, d.Close)
 	return d, db, closeAll, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/internal/plot"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/train"
 )
@@ -185,14 +186,14 @@ func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
 		}
 		ops = train.RandomWeightsPool(pool, k)
 	}
-	names, specs, err := parsePlayers(rest)
+	names, specs, err := organizer.ParsePlayers(rest)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range names {
 		as, ok := specs[n]
 		if !ok {
-			as = agentSpec{Agent: n}
+			as = organizer.AgentSpec{Agent: n}
 		}
 		ops = append(ops, train.Opponent{Name: n, Agent: as.Agent, Params: as.Params})
 	}

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/internal/names"
 	"github.com/arenaref/arena/store"
 )
 
@@ -26,7 +26,7 @@ var (
 // checkCredential says what is wrong with c, if anything. It never quotes c.Public: a
 // caller that passes a secret by mistake must not find it in an error message or a log.
 func checkCredential(c *store.Credential) error {
-	if !protocol.ValidName(c.Name) {
+	if !names.Valid(c.Name) {
 		return fmt.Errorf("name %q must be 1-64 characters of A-Z a-z 0-9 - _", c.Name)
 	}
 	switch c.Role {
@@ -51,10 +51,11 @@ func checkCredential(c *store.Credential) error {
 }
 
 // AddCredential adds c; a zero c.Created means now. It fails with store.ErrInvalid, writing
-// nothing, when c.Name is not a protocol.ValidName, c.Role or c.Kind is not one of the
-// store's constants, or c.Public is not a bcrypt hash (for a password) or an nkey's public
-// user key (for an nkey); and with store.ErrDuplicate when a credential of that name exists,
-// whatever its role or kind. Replacing a credential is RemoveCredential then AddCredential.
+// nothing, when c.Name is not a valid name (the protocol's rule, internal/names), c.Role or
+// c.Kind is not one of the store's constants, or c.Public is not a bcrypt hash (for a
+// password) or an nkey's public user key (for an nkey); and with store.ErrDuplicate when a
+// credential of that name exists, whatever its role or kind. Replacing a credential is
+// RemoveCredential then AddCredential.
 func (db *DB) AddCredential(ctx context.Context, c store.Credential) error {
 	if err := checkCredential(&c); err != nil {
 		return fmt.Errorf("add credential %q: %w: %v", c.Name, store.ErrInvalid, err)

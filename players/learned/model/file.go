@@ -14,8 +14,8 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/strictjson"
 	"github.com/arenaref/arena/players/learned/features"
-	"github.com/arenaref/arena/protocol"
 )
 
 // Format and Version identify a weights file.
@@ -249,7 +249,7 @@ func Decode(r io.Reader) (*File, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: data after the JSON object", ErrBadFile)
 	}
-	if err := protocol.CheckKeys(data, &f); err != nil {
+	if err := strictjson.CheckKeys(data, &f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
 	}
 	if _, err := f.Evaluator(); err != nil {

@@ -1,4 +1,4 @@
-package main
+package organizer
 
 import (
 	"context"
@@ -21,14 +21,13 @@ import (
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
-	"github.com/arenaref/arena/store/sqlite"
 )
 
-// director creates and plays tournaments: it stores a checked spec with its schedule,
+// Director creates and plays tournaments: it stores a checked Spec with its schedule,
 // plays the games still missing through the referee, and records every result with its Elo
 // changes as the game ends. The tournament command and the referee daemon share it.
-type director struct {
-	db   *sqlite.DB
+type Director struct {
+	db   store.Store
 	ref  *referee.Referee
 	pool *builtinPool
 	log  zerolog.Logger
@@ -40,26 +39,46 @@ type director struct {
 	elo   map[string]map[string]float64
 }
 
-func newDirector(db *sqlite.DB, ref *referee.Referee, url string, opts []nats.Option, log zerolog.Logger) *director {
-	return &director{db: db, ref: ref, pool: newBuiltinPool(url, opts, log), log: log, elo: map[string]map[string]float64{}}
+// Config is what a Director works with.
+type Config struct {
+	Store   store.Store      // where tournaments, games and ratings are kept
+	Referee *referee.Referee // plays the games; its lobby must be started
+	// NATSURL and NATSOptions are how built-in players reach the bus the referee is on
+	// (NATSOptions carries their credentials on a secured bus).
+	NATSURL     string
+	NATSOptions []nats.Option
+	Version     string // what built-in players report in their hellos
+	Log         zerolog.Logger
 }
 
-// create checks s and stores it with its schedule; it returns the tournament id and the
+// New returns a Director over cfg's store and referee. Close stops the built-in players it
+// started.
+func New(cfg Config) *Director {
+	return &Director{
+		db: cfg.Store, ref: cfg.Referee, log: cfg.Log, elo: map[string]map[string]float64{},
+		pool: newBuiltinPool(cfg.NATSURL, cfg.NATSOptions, cfg.Version, cfg.Log),
+	}
+}
+
+// Close stops every built-in player the Director runs, whichever tournament holds it.
+func (d *Director) Close() { d.pool.stopAll() }
+
+// Create checks s and stores it with its schedule; it returns the tournament id and the
 // number of games scheduled.
-func (d *director) create(ctx context.Context, s spec, openingsText string, external bool) (int64, int, error) {
+func (d *Director) Create(ctx context.Context, s Spec, openingsText string, external bool) (int64, int, error) {
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & math.MaxInt32
 	}
-	p, err := s.compile(openingsText, external)
+	p, err := s.Compile(openingsText, external)
 	if err != nil {
 		return 0, 0, err
 	}
-	rec, err := p.record()
+	rec, err := p.Record()
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, n := range s.Players {
-		as, _ := s.builtin(n)
+		as, _ := s.Builtin(n)
 		if err := d.db.EnsurePlayer(ctx, store.Player{Name: n, Agent: as.Agent}); err != nil {
 			return 0, 0, err
 		}
@@ -71,19 +90,19 @@ func (d *director) create(ctx context.Context, s spec, openingsText string, exte
 	return id, len(p.schedule), nil
 }
 
-// progressFunc hears about each recorded game: how many of the tournament's games are
+// ProgressFunc hears about each recorded game: how many of the tournament's games are
 // recorded now, out of how many.
-type progressFunc func(done, total int, res referee.Result)
+type ProgressFunc func(done, total int, res referee.Result)
 
-// run plays the games of tournament id that are not recorded yet. drain, when closed, stops
-// new games from starting while the running ones finish and are recorded. run leaves the
+// Run plays the games of tournament id that are not recorded yet. drain, when closed, stops
+// new games from starting while the running ones finish and are recorded. Run leaves the
 // tournament's status to the caller, which knows why it stopped.
-func (d *director) run(ctx context.Context, id int64, drain <-chan struct{}, progress progressFunc) error {
+func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, progress ProgressFunc) error {
 	t, err := d.db.Tournament(ctx, id)
 	if err != nil {
 		return err
 	}
-	s, err := specOf(t)
+	s, err := StoredSpec(t)
 	if err != nil {
 		return err
 	}
@@ -115,9 +134,9 @@ func (d *director) run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	}
 
 	var builtins []string
-	agents := map[string]agentSpec{}
+	agents := map[string]AgentSpec{}
 	for _, n := range s.Players {
-		if as, ok := s.builtin(n); ok {
+		if as, ok := s.Builtin(n); ok {
 			builtins = append(builtins, n)
 			agents[n] = as
 		}
@@ -159,7 +178,7 @@ func (d *director) run(ctx context.Context, id int64, drain <-chan struct{}, pro
 }
 
 // record commits one game with its Elo changes, then updates the ratings in memory.
-func (d *director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result) error {
+func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result) error {
 	d.eloMu.Lock()
 	defer d.eloMu.Unlock()
 	current, err := d.ratingsOf(ctx, gameName)
@@ -184,7 +203,7 @@ func (d *director) record(ctx context.Context, tid int64, gameName string, elo r
 }
 
 // ratingsOf returns the current ratings for a game, loading them on first use; eloMu held.
-func (d *director) ratingsOf(ctx context.Context, gameName string) (map[string]float64, error) {
+func (d *Director) ratingsOf(ctx context.Context, gameName string) (map[string]float64, error) {
 	if r, ok := d.elo[gameName]; ok {
 		return r, nil
 	}
@@ -196,18 +215,24 @@ func (d *director) ratingsOf(ctx context.Context, gameName string) (map[string]f
 	return r, nil
 }
 
-// standings computes a tournament's standings from its recorded games, with each player's
-// current Elo and how its games ended.
-func (d *director) standings(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
-	t, err := d.db.Tournament(ctx, id)
+// Standings is the standings of tournament id (see Standings).
+func (d *Director) Standings(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
+	return Standings(ctx, d.db, id)
+}
+
+// Standings computes a tournament's standings from its recorded games, with each player's
+// current Elo and how its games ended. Two-player zero-sum games rank by the tournament's
+// maximum-likelihood rating, general-sum games by total payoff.
+func Standings(ctx context.Context, st store.Store, id int64) ([]protocol.StandingsRow, error) {
+	t, err := st.Tournament(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	games, err := d.db.Games(ctx, id)
+	games, err := st.Games(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	current, err := d.db.CurrentRatings(ctx, t.Game)
+	current, err := st.CurrentRatings(ctx, t.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -216,14 +241,14 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	for i, g := range games {
 		results[i] = ratings.Result{Players: g.Players, Scores: g.Scores}
 	}
-	ends := endings(games)
+	ends := Endings(games)
 	elos := map[string]float64{}
 	for _, n := range t.Players {
 		elos[n] = elo.Rating(current, n)
 	}
 	var payoffs map[string]float64
 	if g, err := game.Lookup(t.Game); err == nil && game.IsGeneralSum(g) {
-		payoffs = payoffTotals(games)
+		payoffs = PayoffTotals(games)
 	}
 	var rows []protocol.StandingsRow
 	for _, r := range ratings.Standings(t.Players, results, elos) {
@@ -239,8 +264,8 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	if payoffs == nil {
 		// Two-player zero-sum games rank by the maximum-likelihood rating of the whole
 		// tournament, which does not depend on the order the games were played in.
-		if table, err := rateGames(games, t.Players, rateOptions{}); err == nil {
-			byName := map[string]ratingRow{}
+		if table, err := RateGames(games, t.Players, RateOptions{}); err == nil {
+			byName := map[string]RatingRow{}
 			for _, r := range table.Rows {
 				byName[r.Player] = r
 			}
@@ -266,8 +291,8 @@ func (d *director) standings(ctx context.Context, id int64) ([]protocol.Standing
 	return rows, nil
 }
 
-// endings tallies how each player's games ended, every fault against the player at fault.
-func endings(games []store.Game) map[string]ratings.Ends {
+// Endings tallies how each player's games ended, every fault against the player at fault.
+func Endings(games []store.Game) map[string]ratings.Ends {
 	es := make([]ratings.Ending, len(games))
 	for i, g := range games {
 		es[i] = ratings.Ending{Players: g.Players, Scores: g.Scores, Reason: g.Reason, Fault: protocol.IsFault(g.Reason)}
@@ -275,9 +300,9 @@ func endings(games []store.Game) map[string]ratings.Ends {
 	return ratings.Endings(es)
 }
 
-// payoffTotals adds up each player's returns over games: for general-sum games, whose
+// PayoffTotals adds up each player's returns over games: for general-sum games, whose
 // returns are payoffs, that is what Axelrod-style tournaments rank by.
-func payoffTotals(games []store.Game) map[string]float64 {
+func PayoffTotals(games []store.Game) map[string]float64 {
 	totals := map[string]float64{}
 	for _, g := range games {
 		for seat, p := range g.Players {
@@ -289,6 +314,7 @@ func payoffTotals(games []store.Game) map[string]float64 {
 	return totals
 }
 
+// gameRecord is the stored form of a played game.
 func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
 	moves := make([]store.Move, len(res.Moves))
 	for i, m := range res.Moves {
@@ -305,39 +331,40 @@ func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
 	}
 }
 
-// builtinConcurrency is how many turns a built-in player answers at once, here and by
+// BuiltinConcurrency is how many turns a built-in player answers at once, here and by
 // default in `arena player`: as many games as one tournament may play at once (the
-// concurrency limit in spec.go). The referee bounds the games in flight anyway, and a turn
+// concurrency limit of Spec.Compile). The referee bounds the games in flight anyway, and a turn
 // left waiting behind other games' turns loses on time, whereas turns thinking side by
 // side only share the CPU: the agents stop at their deadlines. Every built-in agent is
 // safe for concurrent use (see players.RegisterAgent).
-const builtinConcurrency = 256
+const BuiltinConcurrency = 256
 
 // builtinPool runs built-in agents as players, each with its own NATS connection (the same
 // wire path an external player takes), shared by the tournaments that need them: a player
 // name must have one process behind it on the bus.
 type builtinPool struct {
-	url  string
-	opts []nats.Option // credentials, on a secured bus
-	log  zerolog.Logger
+	url     string
+	opts    []nats.Option // credentials, on a secured bus
+	version string
+	log     zerolog.Logger
 
 	mu      sync.Mutex
 	running map[string]*builtinPlayer
 }
 
 type builtinPlayer struct {
-	spec agentSpec
+	Spec AgentSpec
 	refs int
 	stop func()
 }
 
-func newBuiltinPool(url string, opts []nats.Option, log zerolog.Logger) *builtinPool {
-	return &builtinPool{url: url, opts: opts, log: log, running: map[string]*builtinPlayer{}}
+func newBuiltinPool(url string, opts []nats.Option, version string, log zerolog.Logger) *builtinPool {
+	return &builtinPool{url: url, opts: opts, version: version, log: log, running: map[string]*builtinPlayer{}}
 }
 
 // acquire makes sure each named player runs its agent (agents[name]); release stops those
 // no one needs any more. A name already running a different agent or settings is an error.
-func (p *builtinPool) acquire(names []string, agents map[string]agentSpec, seed int64) (release func(), err error) {
+func (p *builtinPool) acquire(names []string, agents map[string]AgentSpec, seed int64) (release func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var got []string
@@ -361,8 +388,8 @@ func (p *builtinPool) acquire(names []string, agents map[string]agentSpec, seed 
 	for i, name := range names {
 		as := agents[name]
 		if bp, ok := p.running[name]; ok {
-			if !reflect.DeepEqual(bp.spec, as) {
-				return fail(fmt.Errorf("player %s already plays as agent %s %v in another tournament; give this one another name", name, bp.spec.Agent, bp.spec.Params))
+			if !reflect.DeepEqual(bp.Spec, as) {
+				return fail(fmt.Errorf("player %s already plays as agent %s %v in another tournament; give this one another name", name, bp.Spec.Agent, bp.Spec.Params))
 			}
 			bp.refs++
 			got = append(got, name)
@@ -372,13 +399,13 @@ func (p *builtinPool) acquire(names []string, agents map[string]agentSpec, seed 
 		if err != nil {
 			return fail(err)
 		}
-		p.running[name] = &builtinPlayer{spec: as, refs: 1, stop: stop}
+		p.running[name] = &builtinPlayer{Spec: as, refs: 1, stop: stop}
 		got = append(got, name)
 	}
 	return release, nil
 }
 
-func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), error) {
+func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), error) {
 	agent, err := players.NewAgent(as.Agent, players.AgentConfig{Seed: seed, Params: as.Params})
 	if err != nil {
 		return nil, err
@@ -391,8 +418,8 @@ func (p *builtinPool) start(name string, as agentSpec, seed int64) (func(), erro
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	cfg := players.Config{
-		Name: name, Agent: as.Agent, Version: version, Games: players.AgentGames(as.Agent),
-		Concurrency: builtinConcurrency, Log: p.log, // Serve adds the player's name
+		Name: name, Agent: as.Agent, Version: p.version, Games: players.AgentGames(as.Agent),
+		Concurrency: BuiltinConcurrency, Log: p.log, // Serve adds the player's name
 	}
 	go func() {
 		defer close(done)

@@ -1,0 +1,29 @@
+package auth_test
+
+import (
+	"testing"
+
+	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/store"
+)
+
+// TestConstantsMatchStore checks that auth and the store spell roles and kinds alike: the
+// wiring copies credentials between their types field by field, and auth may not import
+// the store to share the constants.
+func TestConstantsMatchStore(t *testing.T) {
+	tests := []struct{ name, auth, store string }{
+		{"player", auth.RolePlayer, store.RolePlayer},
+		{"spectator", auth.RoleSpectator, store.RoleSpectator},
+		{"admin", auth.RoleAdmin, store.RoleAdmin},
+		{"referee", auth.RoleReferee, store.RoleReferee},
+		{"password", auth.CredentialPassword, store.CredentialPassword},
+		{"nkey", auth.CredentialNkey, store.CredentialNkey},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.auth != tt.store {
+				t.Errorf("auth has %q, store has %q", tt.auth, tt.store)
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+// Package strictjson checks JSON object keys more strictly than encoding/json: every key
+// that maps to a struct field must spell it exactly, case included, and appear only once.
+// The wire protocol and the learned agents' weights files share it, so that a file or a
+// message means one thing to every reader.
+package strictjson

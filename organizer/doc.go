@@ -1,0 +1,15 @@
+// Package organizer is Arena's application layer: it creates, runs and resumes
+// tournaments on the referee, records games and ratings, and computes standings and
+// rating tables. The command line, the referee daemon and the web view share it.
+//
+// A tournament starts as a Spec (from a TOML file, ParseSpecFile, or from flags), which
+// Spec.Compile checks and turns into a Plan with its whole schedule. A Director stores
+// the plan (Create), plays the games still missing through the referee, with built-in
+// agents started as players of their own on the bus (Run, also after a restart), and
+// records each game with its Elo changes as it ends. Standings and RateGames read the
+// recorded games back. A Daemon plays tournaments in the background for the long-running
+// referee and answers its API (create, status, cancel, players) in protocol terms.
+//
+// The package works on the store.Store interface and the referee; it knows nothing of
+// flags, terminals or output formats, which stay in cmd/arena.
+package organizer

@@ -1,0 +1,452 @@
+package organizer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/opening"
+	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/store"
+)
+
+// Tournament formats.
+const (
+	FormatRoundRobin = "round-robin"
+	FormatGauntlet   = "gauntlet"
+)
+
+// Spec describes a tournament. It is what a tournament file holds (TOML, keys as in the
+// toml tags) and what the tournament command's flags set; it is stored with the tournament,
+// as JSON, so that a stopped tournament can be resumed with exactly its own settings.
+type Spec struct {
+	Name    string   `toml:"name" json:"name,omitempty"`
+	Game    string   `toml:"game" json:"game"`
+	Players []string `toml:"players" json:"players"`
+	// Agents configures built-in agents under player names of their own, so that one agent
+	// can play with different settings ("d4" = minimax with depth=4).
+	Agents       map[string]AgentSpec `toml:"agents" json:"agents,omitempty"`
+	Format       string               `toml:"format" json:"format"`
+	Seeds        []string             `toml:"seeds" json:"seeds,omitempty"`
+	Rounds       int                  `toml:"rounds" json:"rounds"`
+	TimeControl  string               `toml:"time_control" json:"time_control"`
+	Margin       Duration             `toml:"margin" json:"margin"`
+	MaxPlies     int                  `toml:"max_plies" json:"max_plies,omitempty"`
+	Openings     string               `toml:"openings" json:"openings,omitempty"`
+	OpeningOrder string               `toml:"opening_order" json:"opening_order,omitempty"`
+	Concurrency  int                  `toml:"concurrency" json:"concurrency"`
+	Seed         int64                `toml:"seed" json:"seed"`
+	Wait         Duration             `toml:"wait" json:"wait"`
+	EloK         float64              `toml:"elo_k" json:"elo_k"`
+}
+
+// AgentSpec is a built-in agent with its parameters.
+type AgentSpec struct {
+	Agent  string            `toml:"agent" json:"agent"`
+	Params map[string]string `toml:"params" json:"params,omitempty"`
+}
+
+// ParsePlayers reads the --players list: each entry a player name (a built-in agent, or an
+// external player), or NAME=AGENT[:key=value...] for a built-in agent with settings, such
+// as d4=minimax:depth=4.
+func ParsePlayers(list []string) ([]string, map[string]AgentSpec, error) {
+	var names []string
+	agents := map[string]AgentSpec{}
+	for _, entry := range list {
+		name, rest, configured := strings.Cut(entry, "=")
+		if strings.Contains(name, ":") {
+			return nil, nil, fmt.Errorf("%q: give the player a name, as in NAME=%s", entry, entry)
+		}
+		if !configured {
+			names = append(names, entry)
+			continue
+		}
+		parts := strings.Split(rest, ":")
+		as := AgentSpec{Agent: parts[0]}
+		for _, kv := range parts[1:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" || v == "" {
+				return nil, nil, fmt.Errorf("%q: %q is not key=value", entry, kv)
+			}
+			if as.Params == nil {
+				as.Params = map[string]string{}
+			}
+			as.Params[k] = v
+		}
+		names = append(names, name)
+		agents[name] = as
+	}
+	if len(agents) == 0 {
+		agents = nil
+	}
+	return names, agents, nil
+}
+
+// builtin returns the agent that plays under name, and whether there is one: a configured
+// agent, or the agent of that very name.
+func (s Spec) Builtin(name string) (AgentSpec, bool) {
+	if as, ok := s.Agents[name]; ok {
+		return as, true
+	}
+	if players.IsAgent(name) {
+		return AgentSpec{Agent: name}, true
+	}
+	return AgentSpec{}, false
+}
+
+// DefaultSpec holds the defaults of every setting a description may leave out.
+func DefaultSpec() Spec {
+	return Spec{
+		Game: "othello", Format: FormatRoundRobin, Rounds: 1, TimeControl: "100ms",
+		Margin: Duration{referee.DefaultMargin}, OpeningOrder: "sequential", Concurrency: 1,
+		Wait: Duration{30 * time.Second}, EloK: 16,
+	}
+}
+
+// Duration is a time.Duration written as text ("50ms", "30s") in TOML and JSON. It is a
+// struct, not a named integer, so that a bare number in a file ("margin = 5") is a type
+// error rather than 5 nanoseconds.
+type Duration struct{ time.Duration }
+
+// durationError is Duration's error for text that is not a duration. The TOML decoder
+// places it in the file when the value was a string, and not when it was a bare number or
+// a boolean, which ParseSpecFile then finds itself (bareDuration).
+type durationError struct{ text string }
+
+func (e durationError) Error() string {
+	return fmt.Sprintf("%q is not a duration such as 50ms or 30s", e.text)
+}
+
+// UnmarshalText reads a Go duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return durationError{string(b)}
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes a Go duration.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
+
+// ParseSpecFile reads a tournament file: TOML whose keys must all be known, on top of the
+// defaults. Errors name the source and the line.
+func ParseSpecFile(source string, text []byte) (Spec, error) {
+	s := DefaultSpec()
+	dec := toml.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	var strict *toml.StrictMissingError
+	var decErr *toml.DecodeError
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.As(err, &strict) && len(strict.Errors) > 0:
+		e := strict.Errors[0]
+		row, _ := e.Position()
+		return s, fmt.Errorf("%s:%d: unknown key %q (known: %s)", source, row, strings.Join(e.Key(), "."), strings.Join(specKeys(), ", "))
+	case errors.As(err, new(durationError)):
+		if row, key, value, ok := bareDuration(text); ok {
+			return s, fmt.Errorf("%s:%d: %s: want %s, not %s", source, row, key, describeTOMLType(reflect.TypeOf(Duration{})), value)
+		}
+		return s, fmt.Errorf("%s: %v", source, err)
+	case errors.As(err, &decErr):
+		row, _ := decErr.Position()
+		if msg, ok := typeMismatch(decErr); ok {
+			return s, fmt.Errorf("%s:%d: %s", source, row, msg)
+		}
+		return s, fmt.Errorf("%s:%d: %s", source, row, strings.TrimPrefix(decErr.Error(), "toml: "))
+	default:
+		return s, fmt.Errorf("%s: %v", source, err)
+	}
+}
+
+// bareAssignment matches a top-level line "key = value" whose value is not a quoted
+// string.
+var bareAssignment = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=\s*([^"'\s#][^#]*?)\s*(#.*)?$`)
+
+// bareDuration finds the first line of a tournament file that gives a duration key a value
+// that is not a string ("margin = 5"), before any table: its line number, key and value.
+func bareDuration(text []byte) (row int, key, value string, ok bool) {
+	for i, line := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "[") {
+			return 0, "", "", false // the duration keys are top-level
+		}
+		m := bareAssignment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if f, found := fieldByTOMLKey(reflect.TypeOf(Spec{}), m[1]); found && f.Type == reflect.TypeOf(Duration{}) {
+			return i + 1, m[1], m[2], true
+		}
+	}
+	return 0, "", "", false
+}
+
+// tomlMismatch matches go-toml's message for a value of the wrong type, which names the
+// Go field ("cannot decode TOML string into struct field organizer.Spec.Rounds of type int").
+var tomlMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into `)
+
+// typeMismatch describes a value of the wrong type in a tournament file by its key and
+// the type the key wants ("rounds: want an integer, not a string"), or reports false
+// for other errors.
+func typeMismatch(e *toml.DecodeError) (string, bool) {
+	m := tomlMismatch.FindStringSubmatch(strings.TrimPrefix(e.Error(), "toml: "))
+	key := e.Key()
+	if m == nil || len(key) == 0 {
+		return "", false
+	}
+	t := reflect.TypeOf(Spec{})
+	for _, k := range key {
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem() // a key of [agents] or of an agent's params: any name
+			continue
+		case reflect.Struct:
+		default:
+			return "", false
+		}
+		f, ok := fieldByTOMLKey(t, k)
+		if !ok {
+			return "", false
+		}
+		t = f.Type
+	}
+	return fmt.Sprintf("%s: want %s, not %s %s", strings.Join(key, "."), describeTOMLType(t), article(m[1]), m[1]), true
+}
+
+// fieldByTOMLKey returns the field of struct type t whose toml tag is key.
+func fieldByTOMLKey(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("toml"), ","); name == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// describeTOMLType says in TOML's words what a value of Go type t is written as.
+func describeTOMLType(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeOf(Duration{}):
+		return `a duration in quotes, such as "50ms" or "30s"`
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+		return "an integer"
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.Slice:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(describeTOMLType(t.Elem()), "a "), "an ") + "s"
+	case t.Kind() == reflect.Map:
+		return "a table of " + strings.TrimPrefix(strings.TrimPrefix(describeTOMLType(t.Elem()), "a "), "an ") + "s"
+	default:
+		return "a table"
+	}
+}
+
+// article is "an" before a word that begins with a vowel, "a" otherwise.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// specKeys lists the keys a tournament file may use.
+func specKeys() []string {
+	return []string{"name", "game", "players", "agents", "format", "seeds", "rounds", "time_control", "margin",
+		"max_plies", "openings", "opening_order", "concurrency", "seed", "wait", "elo_k"}
+}
+
+// Plan is a checked Spec, ready to be stored and played.
+type Plan struct {
+	Spec     Spec
+	game     game.Game
+	tc       referee.TimeControl
+	schedule []referee.Pairing
+}
+
+// Compile checks every setting of s and builds its schedule. openingsText is the content of
+// the file s.Openings names (the caller reads it, so that `arena submit` can send it to a
+// referee on another machine). external reports whether names that are not built-in agents
+// may take part: only when players connect over a real NATS server. Errors name the setting.
+func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
+	g, err := game.Lookup(s.Game)
+	if err != nil {
+		return Plan{}, err // it begins "game: "
+	}
+	if len(s.Players) < 2 {
+		return Plan{}, fmt.Errorf("players: need at least two players, got %d", len(s.Players))
+	}
+	seen := map[string]bool{}
+	for _, n := range s.Players {
+		if !protocol.ValidName(n) {
+			return Plan{}, fmt.Errorf("players: %q is not a valid player name (1-64 of A-Z a-z 0-9 - _)", n)
+		}
+		if seen[n] {
+			return Plan{}, fmt.Errorf("players: %q is listed twice", n)
+		}
+		seen[n] = true
+		as, isBuiltin := s.Builtin(n)
+		switch {
+		case isBuiltin:
+			if !players.IsAgent(as.Agent) {
+				return Plan{}, fmt.Errorf("players: %s: unknown agent %q (built-in: %s)", n, as.Agent, strings.Join(players.AgentNames(), ", "))
+			}
+			if !playsGame(players.AgentGames(as.Agent), g) {
+				return Plan{}, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
+			}
+			// Build it once, so that a bad setting is reported now, not when games start.
+			a, err := players.NewAgent(as.Agent, players.AgentConfig{Params: as.Params})
+			if err != nil {
+				return Plan{}, fmt.Errorf("players: %s: %v", n, err)
+			}
+			if gc, ok := a.(players.GameChecker); ok {
+				err = gc.CheckGame(g)
+			}
+			players.CloseAgent(a)
+			if err != nil {
+				return Plan{}, fmt.Errorf("players: %s: %v", n, err)
+			}
+		case !external:
+			return Plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(players.AgentNames(), ", "))
+		}
+	}
+	for n := range s.Agents {
+		if !seen[n] {
+			return Plan{}, fmt.Errorf("agents: %q is not one of the players", n)
+		}
+	}
+	if s.Rounds < 1 {
+		return Plan{}, fmt.Errorf("rounds: must be at least 1, got %d", s.Rounds)
+	}
+	tc, err := referee.ParseTimeControl(s.TimeControl)
+	if err != nil {
+		return Plan{}, fmt.Errorf("time_control: %v", err)
+	}
+	switch {
+	case s.Margin.Duration < 0:
+		return Plan{}, fmt.Errorf("margin: must not be negative")
+	case s.MaxPlies < 0:
+		return Plan{}, fmt.Errorf("max_plies: must not be negative")
+	case s.Wait.Duration < 0:
+		return Plan{}, fmt.Errorf("wait: must not be negative")
+	case s.Concurrency < 1 || s.Concurrency > 256:
+		return Plan{}, fmt.Errorf("concurrency: must be between 1 and 256, got %d", s.Concurrency)
+	case s.EloK <= 0 || math.IsInf(s.EloK, 0) || math.IsNaN(s.EloK):
+		return Plan{}, fmt.Errorf("elo_k: must be a positive number")
+	case len(s.Name) > 200:
+		return Plan{}, fmt.Errorf("name: at most 200 characters")
+	}
+	var schedule []referee.Pairing
+	switch s.Format {
+	case FormatRoundRobin:
+		if len(s.Seeds) > 0 {
+			return Plan{}, fmt.Errorf("seeds: only a gauntlet has seeds")
+		}
+		schedule, err = referee.RoundRobin(s.Players, s.Rounds)
+	case FormatGauntlet:
+		if len(s.Seeds) == 0 {
+			return Plan{}, fmt.Errorf("seeds: a gauntlet needs at least one seed, a player who meets all the others")
+		}
+		var others []string
+		for _, p := range s.Players {
+			if !slices.Contains(s.Seeds, p) {
+				others = append(others, p)
+			}
+		}
+		for _, sd := range s.Seeds {
+			if !seen[sd] {
+				return Plan{}, fmt.Errorf("seeds: %q is not one of the players", sd)
+			}
+		}
+		schedule, err = referee.Gauntlet(s.Seeds, others, s.Rounds)
+	default:
+		return Plan{}, fmt.Errorf("format: %q is not round-robin or gauntlet", s.Format)
+	}
+	if err != nil {
+		return Plan{}, fmt.Errorf("schedule: %v", err)
+	}
+	var random bool
+	switch s.OpeningOrder {
+	case "sequential", "":
+	case "random":
+		random = true
+	default:
+		return Plan{}, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
+	}
+	if s.Openings != "" {
+		ops, err := opening.Parse(strings.NewReader(openingsText), g)
+		if err != nil {
+			return Plan{}, fmt.Errorf("openings %s: %v", s.Openings, err)
+		}
+		lines := make([][]string, len(ops))
+		for i, o := range ops {
+			lines[i] = o.Moves
+		}
+		schedule = referee.AssignOpenings(schedule, lines, random, s.Seed)
+	}
+	return Plan{Spec: s, game: g, tc: tc, schedule: schedule}, nil
+}
+
+// Schedule is every game the plan is to play, by Index.
+func (p Plan) Schedule() []referee.Pairing { return p.schedule }
+
+// Game is the game the plan plays, with its options.
+func (p Plan) Game() game.Game { return p.game }
+
+// Record is the stored form of the plan: the tournament row with its spec and schedule.
+func (p Plan) Record() (store.Tournament, error) {
+	cfg, err := json.Marshal(p.Spec)
+	if err != nil {
+		return store.Tournament{}, err
+	}
+	sched := make([]store.ScheduledGame, len(p.schedule))
+	for i, pr := range p.schedule {
+		sched[i] = store.ScheduledGame{Index: pr.Index, Round: pr.Round, Players: pr.Players, Opening: pr.Opening, OpeningIndex: pr.OpeningIndex}
+	}
+	return store.Tournament{
+		Game: p.game.Name(), Format: p.Spec.Format, TimeControl: p.tc.String(), Rounds: p.Spec.Rounds,
+		Seed: p.Spec.Seed, Players: p.Spec.Players, Status: store.StatusRunning, Config: cfg, Schedule: sched,
+	}, nil
+}
+
+// StoredSpec reads back the Spec stored with a tournament.
+func StoredSpec(t store.Tournament) (Spec, error) {
+	s := DefaultSpec()
+	if err := json.Unmarshal(t.Config, &s); err != nil || len(s.Players) == 0 {
+		return s, fmt.Errorf("tournament %d has no stored settings to resume from (made by an older arena?)", t.ID)
+	}
+	return s, nil
+}
+
+// playsGame reports whether an agent registered for games can play g.
+func playsGame(games []string, g game.Game) bool {
+	if games == nil {
+		return true
+	}
+	name, _, _ := game.ParseSpec(g.Name())
+	for _, gn := range games {
+		if gn == name {
+			return true
+		}
+	}
+	return false
+}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
 	"github.com/arenaref/arena/web"
 )
@@ -65,8 +67,10 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		defer nc.Close()
 	}
-	d := &director{db: db, log: log}
-	srv, err := web.New(web.Config{Store: db, NATS: nc, Standings: d.standings, Log: log})
+	standings := func(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
+		return organizer.Standings(ctx, db, id)
+	}
+	srv, err := web.New(web.Config{Store: db, NATS: nc, Standings: standings, Log: log})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 )
@@ -50,6 +51,10 @@ type Spec struct {
 	Seed         int64                `toml:"seed" json:"seed"`
 	Wait         Duration             `toml:"wait" json:"wait"`
 	EloK         float64              `toml:"elo_k" json:"elo_k"`
+	// SPRT is the sequential test of a match (arena match --sprt), stored with it so that
+	// a web view can draw its log-likelihood ratio; nil for every other tournament. A
+	// tournament file cannot set it.
+	SPRT *ratings.SPRT `toml:"-" json:"sprt,omitempty"`
 }
 
 // AgentSpec is a built-in agent with its parameters.

@@ -24,9 +24,11 @@ const (
 // ModelLogistic (also the meaning of "") or ModelNormalized. The package documentation
 // describes the log-likelihood ratio.
 type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
-	Model       string
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	Model string  `json:"model,omitempty"`
 }
 
 // Decision is what an SPRT says after some games.

@@ -65,6 +65,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.Handle("GET /", http.FileServerFS(static))
 	s.mux.HandleFunc("GET /api/tournaments", s.handleTournaments)
 	s.mux.HandleFunc("GET /api/tournaments/{id}", s.handleTournament)
+	s.mux.HandleFunc("GET /api/tournaments/{id}/sprt", s.handleSPRT)
 	s.mux.HandleFunc("GET /api/games/{id}", s.handleGame)
 	s.mux.HandleFunc("GET /api/players/{name}", s.handlePlayer)
 	s.mux.HandleFunc("GET /api/live", s.handleLive)

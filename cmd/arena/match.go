@@ -56,6 +56,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		test = &t
 	}
+	s.SPRT = test // recorded with the match, for the web view's graph of the test
 	var err error
 	if s.Players, s.Agents, err = organizer.ParsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
 		return usagef("players: %v", err)

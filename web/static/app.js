@@ -180,14 +180,53 @@ function follow(query, handlers) {
 
 // ---- Pages ----
 
+// eta estimates the time a running tournament still needs from its average time per game
+// so far (since it was created), or returns "" when there is nothing to go by.
+function eta(t) {
+  if (t.status !== "running" || !(t.played > 0) || !(t.total > t.played) || !t.created) return "";
+  const elapsed = Date.now() - Date.parse(t.created);
+  if (!(elapsed > 0)) return "";
+  const left = elapsed / t.played * (t.total - t.played) / 1000;
+  if (left < 90) return "about " + Math.round(left) + "s left";
+  if (left < 5400) return "about " + Math.round(left / 60) + " min left";
+  return "about " + (left / 3600).toFixed(1) + " h left";
+}
+
+// sprtSection draws a match's sequential test: the log-likelihood ratio after each game,
+// between the bounds at which the test accepts H0 (below) or H1 (above).
+function sprtSection(d) {
+  const last = d.points.length ? d.points[d.points.length - 1] : { games: 0, wins: 0, draws: 0, losses: 0, llr: 0 };
+  const verdict = d.decision === "H1" ? "H1 accepted: " + d.players[0] + " is stronger by at least about " + d.test.elo1 + " Elo"
+    : d.decision === "H0" ? "H0 accepted: " + d.players[0] + " is not stronger by " + d.test.elo1 + " Elo"
+    : "no decision yet";
+  const W = 600, H = 200, pad = 28;
+  const lo = Math.min(d.lower, ...d.points.map(p => p.llr)), hi = Math.max(d.upper, ...d.points.map(p => p.llr));
+  const n = Math.max(1, last.games);
+  const x = g => pad + (W - 2 * pad) * g / n;
+  const y = v => H - pad / 2 - (H - pad) * (v - lo) / Math.max(1e-9, hi - lo);
+  const s = svg("svg", { class: "graph", id: "sprt-graph", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+  for (const [v, name] of [[d.upper, "H1 " + d.upper.toFixed(2)], [0, "0"], [d.lower, "H0 " + d.lower.toFixed(2)]]) {
+    s.append(svg("line", { class: v === 0 ? "axis" : "bound", x1: pad, y1: y(v), x2: W - pad, y2: y(v) }));
+    const t = svg("text", { x: 2, y: y(v) - 2 }); t.textContent = name; s.append(t);
+  }
+  const pts = [[0, 0], ...d.points.map(p => [p.games, p.llr])];
+  s.append(svg("polyline", { class: "line", points: pts.map(p => x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1)).join(" ") }));
+  return el("section", { id: "sprt" }, el("h2", null, "SPRT"),
+    el("p", null, "elo0 " + d.test.elo0 + ", elo1 " + d.test.elo1 + ", alpha " + d.test.alpha + ", beta " + d.test.beta +
+      ", model " + (d.test.model || "logistic") + ". After " + last.games + " games (+" + last.wins + " =" + last.draws +
+      " -" + last.losses + " for " + d.players[0] + "): LLR " + last.llr.toFixed(2) + " in [" + d.lower.toFixed(2) + ", " +
+      d.upper.toFixed(2) + "], " + verdict + "."),
+    s);
+}
+
 async function tournamentsPage() {
   document.title = "Tournaments - Arena";
   const ts = await api("api/tournaments");
   setMain(el("h1", null, "Tournaments"),
     ts.length === 0 ? el("p", { class: "muted" }, "No tournaments yet.") :
-      table(["#", "Game", "Format", "Time control", "Status", "Games", "Players", "Created"],
+      table(["#", "Game", "Format", "Time control", "Status", "Games", "ETA", "Players", "Created"],
         ts.map(t => row(tournamentLink(t.id, "#" + t.id), t.game, t.format, t.time_control, t.status,
-          t.played + " / " + t.total, String(t.players.length), t.created))));
+          t.played + " / " + t.total, eta(t), String(t.players.length), t.created))));
 }
 
 async function tournamentPage() {
@@ -199,7 +238,8 @@ async function tournamentPage() {
     const t = d.tournament;
     document.title = "Tournament " + t.id + " - Arena";
     head.replaceChildren(el("h1", null, "Tournament #" + t.id + ": " + t.game),
-      el("p", null, t.format + ", " + t.time_control + ", " + t.status + ", " + t.played + " of " + t.total + " games played"));
+      el("p", null, t.format + ", " + t.time_control + ", " + t.status + ", " + t.played + " of " + t.total + " games played" +
+        (eta(t) ? ", " + eta(t) : "")));
     standingsBox.replaceChildren(d.standings ? table(["Rank", "Player", "Games", "W", "D", "L", "Score", "%", "Elo", "Rating"],
       d.standings.map(r => row(String(r.rank), playerLink(r.player), String(r.games), String(r.wins), String(r.draws),
         String(r.losses), fmtNum(r.score, 1), fmtNum(r.score_pct, 1), fmtNum(r.elo, 0),
@@ -212,9 +252,13 @@ async function tournamentPage() {
     return t;
   }
   const t = await refresh();
-  setMain(head, el("h2", null, "Standings"), standingsBox,
+  const sprtBox = el("div", { id: "sprt-box" });
+  setMain(head, sprtBox, el("h2", null, "Standings"), standingsBox,
     el("h2", null, "Games in progress"), liveBox,
     el("h2", null, "Games"), gamesBox);
+  const drawSPRT = () => api("api/tournaments/" + encodeURIComponent(t.id) + "/sprt")
+    .then(d => sprtBox.replaceChildren(sprtSection(d))).catch(() => {}); // not a match with an SPRT
+  drawSPRT();
   const live = new Map();
   const draw = () => {
     const boards = [...live.values()].filter(g => g.live);
@@ -241,7 +285,7 @@ async function tournamentPage() {
       if (g) g.live = false;
       draw();
       // The game is being recorded: show it in the lists shortly.
-      setTimeout(() => refresh().catch(() => {}), 1500);
+      setTimeout(() => { refresh().catch(() => {}); drawSPRT(); }, 1500);
     },
   });
 }

@@ -1,0 +1,90 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"sort"
+
+	"github.com/arenaref/arena/ratings"
+	"github.com/arenaref/arena/store"
+)
+
+// sprtJSON is a match's sequential test: its settings, its bounds, and the log-likelihood
+// ratio after each game, in the order the games ended, from the first player's side.
+type sprtJSON struct {
+	Players  []string      `json:"players"`
+	Test     ratings.SPRT  `json:"test"`
+	Lower    float64       `json:"lower"`
+	Upper    float64       `json:"upper"`
+	Decision string        `json:"decision"` // "continue", "H0" or "H1" after the last game
+	Points   []sprtPointJS `json:"points"`
+}
+
+type sprtPointJS struct {
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	LLR    float64 `json:"llr"`
+}
+
+// handleSPRT serves /api/tournaments/{id}/sprt: 404 for a tournament that is not a match
+// run with an SPRT.
+func (s *Server) handleSPRT(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	t, err := s.cfg.Store.Tournament(ctx, id)
+	if err != nil {
+		s.storeError(w, r, "tournament", err)
+		return
+	}
+	var cfg struct {
+		Players []string      `json:"players"`
+		SPRT    *ratings.SPRT `json:"sprt"`
+	}
+	if err := json.Unmarshal(t.Config, &cfg); err != nil || cfg.SPRT == nil || len(cfg.Players) != 2 || cfg.SPRT.Check() != nil {
+		writeError(w, http.StatusNotFound, "this tournament is not a match with an SPRT")
+		return
+	}
+	games, err := s.cfg.Store.Games(ctx, id)
+	if err != nil {
+		s.storeError(w, r, "tournament", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sprtCurve(*cfg.SPRT, cfg.Players, games))
+}
+
+// sprtCurve replays the test over games, in the order they ended, as the match decided it.
+func sprtCurve(test ratings.SPRT, players []string, games []store.Game) sprtJSON {
+	sort.SliceStable(games, func(i, j int) bool { return games[i].Ended.Before(games[j].Ended) })
+	out := sprtJSON{Players: players, Test: test, Decision: ratings.Continue.String(), Points: []sprtPointJS{}}
+	out.Lower, out.Upper = test.Bounds()
+	var p sprtPointJS
+	for _, g := range games {
+		if len(g.Players) != 2 || g.Result == "" {
+			continue
+		}
+		switch {
+		case g.Result == store.ResultDraw:
+			p.Draws++
+		case (g.Result == store.ResultFirstWins) == (g.Players[0] == players[0]):
+			p.Wins++
+		default:
+			p.Losses++
+		}
+		p.Games++
+		p.LLR = test.LLR(p.Wins, p.Draws, p.Losses)
+		if math.IsNaN(p.LLR) || math.IsInf(p.LLR, 0) {
+			p.LLR = 0
+		}
+		out.Points = append(out.Points, p)
+	}
+	out.Decision = test.Decide(p.Wins, p.Draws, p.Losses).String()
+	return out
+}

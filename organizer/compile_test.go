@@ -1,6 +1,7 @@
 package organizer
 
 import (
+	"github.com/arenaref/arena/ratings"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,15 @@ func TestCompile(t *testing.T) {
 		{"format", base(func(s *Spec) { s.Format = "swiss" }), "", false, "format: ", 0},
 		{"opening order", base(func(s *Spec) { s.OpeningOrder = "shuffled" }), "", false, "opening_order: ", 0},
 		{"openings", base(func(s *Spec) { s.Openings = "o.txt" }), "f5 d6\nc4\n", false, "", 6},
+		{"sprt", base(func(s *Spec) {
+			s.Players = []string{"random", "hp1"}
+			s.SPRT = &ratings.SPRT{Elo1: 10, Alpha: 0.05, Beta: 0.05}
+		}), "", false, "", 2},
+		{"sprt of three", base(func(s *Spec) { s.SPRT = &ratings.SPRT{Elo1: 10, Alpha: 0.05, Beta: 0.05} }), "", false, "sprt: a sequential test is between two", 0},
+		{"bad sprt", base(func(s *Spec) {
+			s.Players = []string{"random", "hp1"}
+			s.SPRT = &ratings.SPRT{Elo0: 5, Elo1: 1, Alpha: 0.05, Beta: 0.05}
+		}), "", false, "sprt: ratings: bad SPRT", 0},
 		{"bad openings", base(func(s *Spec) { s.Openings = "o.txt" }), "z9\n", false, "openings o.txt: ", 0},
 	}
 	for _, tt := range tests {

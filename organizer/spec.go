@@ -300,6 +300,14 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 	if len(s.Players) < 2 {
 		return Plan{}, fmt.Errorf("players: need at least two players, got %d", len(s.Players))
 	}
+	if s.SPRT != nil {
+		if len(s.Players) != 2 {
+			return Plan{}, fmt.Errorf("sprt: a sequential test is between two players, not %d", len(s.Players))
+		}
+		if err := s.SPRT.Check(); err != nil {
+			return Plan{}, fmt.Errorf("sprt: %w", err)
+		}
+	}
 	seen := map[string]bool{}
 	for _, n := range s.Players {
 		if !protocol.ValidName(n) {

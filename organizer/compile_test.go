@@ -1,11 +1,11 @@
 package organizer
 
 import (
-	"github.com/arenaref/arena/ratings"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/store"
 )
 

@@ -97,7 +97,7 @@ func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace ti
 					best, fewest = m, n
 				}
 			}
-			return players.Decision{Move: best, Info: protocol.SearchInfo{Depth: 1, Nodes: int64(len(turn.Legal)), Score: float64(-fewest), Note: note}}, nil
+			return players.Decision{Move: best, Info: protocol.SearchInfo{Depth: 1, Nodes: int64(len(turn.Legal)), Note: note}}, nil
 		})
 		pctx, stop := context.WithCancel(ctx)
 		pc := conn(slow)
@@ -245,9 +245,12 @@ func TestScreenshots(t *testing.T) {
 	s.Wait = organizer.Duration{Duration: 20 * time.Second}
 	lt := startLiveTournament(t, s, "steady", 120*time.Millisecond, "")
 
-	shot := func(name, url, css string) {
+	shot := func(name, url, css string, keys ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		open(t, ctx, url, css)
+		if err := chromedp.Do(ctx, keys...); err != nil {
+			t.Fatal(err)
+		}
 		time.Sleep(300 * time.Millisecond) // let the graph and live boards draw
 		// The viewport only: a long move list would make a page image too big for the docs.
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
@@ -275,6 +278,11 @@ func TestScreenshots(t *testing.T) {
 	id := strconv.FormatInt(lt.id, 10)
 	shot("tournaments.png", lt.url+"/", "main table")
 	shot("tournament.png", lt.url+"/tournament.html?id="+id, ".liveboard td.cell")
-	shot("game.png", lt.url+"/game.html?id="+strconv.FormatInt(searched.ID, 10), "#board td.cell")
+	// The game page in the middle game, its graph marking the ply shown.
+	mid := []chromedp.Action[chromedp.Void]{chromedp.KeyEvent(kb.End)}
+	for range 24 {
+		mid = append(mid, chromedp.KeyEvent(kb.ArrowLeft))
+	}
+	shot("game.png", lt.url+"/game.html?id="+strconv.FormatInt(searched.ID, 10), "#board td.cell", mid...)
 	shot("player.png", lt.url+"/player.html?name=d3", "main table")
 }

@@ -30,6 +30,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("referee", "--nats URL --db FILE [flags]", stderr)
 	var bf busFlags
 	bf.register(fs, "nats://127.0.0.1:4222", "NATS server URL")
+	var hf httpFlags
+	hf.register(fs)
 	dbPath := fs.String("db", "arena.db", "SQLite database file")
 	grace := fs.Duration("grace", 30*time.Second, "on shutdown, how long running games may take to finish before they are parked")
 	heartbeat := fs.Duration("heartbeat", 5*time.Second, "how often players repeat their hello")
@@ -45,6 +47,9 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("--grace must not be negative, and --heartbeat at least 50ms")
 	}
 	if err := bf.check(explicitFlags(fs)); err != nil {
+		return err
+	}
+	if err := hf.check(); err != nil {
 		return err
 	}
 
@@ -80,6 +85,11 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
 	defer d.Close()
 	dm := organizer.NewDaemon(d, *heartbeat)
+	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
+	if err != nil {
+		return err
+	}
+	defer stopView()
 
 	running, err := db.Tournaments(ctx, store.StatusRunning)
 	if err != nil {

@@ -37,12 +37,17 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
 	bf.register(fs, "", "NATS server URL (default: an embedded server)")
+	var hf httpFlags
+	hf.register(fs)
 	fs.StringVar(&logLevel, "log-level", "warn", "log level")
 	// The players may come anywhere (arena match A B --tc ..., arena match A --tc ... B).
 	if err := fs.parseWithArgs(args, 2); err != nil {
 		return err
 	}
 	if err := bf.check(explicitFlags(fs)); err != nil {
+		return err
+	}
+	if err := hf.check(); err != nil {
 		return err
 	}
 	if maxGames < 2 {
@@ -90,7 +95,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	d, db, closeAll, err := openDirector(ctx, &bf, dbPath, log)
+	d, db, closeAll, err := openDirector(ctx, &bf, &hf, dbPath, log, stderr)
 	if err != nil {
 		return err
 	}

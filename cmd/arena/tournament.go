@@ -56,6 +56,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file for games, moves and ratings")
 	fs.BoolVar(&asJSON, "json", false, "print the standings as one JSON document")
 	bf.register(fs, "", "NATS server URL (default: start an embedded server on 127.0.0.1)")
+	var hf httpFlags
+	hf.register(fs)
 	fs.StringVar(&logLevel, "log-level", "warn", "log level: debug, info, warn, error")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -72,13 +74,16 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		switch f.Name {
 		case "config", "resume", "db", "json", "log-level":
 		default:
-			if slices.Contains(busFlagNames, f.Name) {
+			if slices.Contains(busFlagNames, f.Name) || slices.Contains(httpFlagNames, f.Name) {
 				return
 			}
 			describing = append(describing, "--"+f.Name)
 		}
 	})
 	if err := bf.check(explicitFlags(fs)); err != nil {
+		return err
+	}
+	if err := hf.check(); err != nil {
 		return err
 	}
 	var openingsText string
@@ -122,7 +127,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("--resume: %v", err)
 	}
 
-	d, db, closeAll, err := openDirector(ctx, &bf, dbPath, log)
+	d, db, closeAll, err := openDirector(ctx, &bf, &hf, dbPath, log, stderr)
 	if err != nil {
 		return err
 	}
@@ -451,9 +456,10 @@ func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, 
 }
 
 // openDirector opens and locks the database, reaches the bus (starting the embedded server
-// when the flags say so, secured with the database's credentials under --auth), and starts
-// the referee's lobby. closeAll undoes it all.
-func openDirector(ctx context.Context, bf *busFlags, dbPath string, log zerolog.Logger) (_ *organizer.Director, _ *sqlite.DB, _ func(), err error) {
+// when the flags say so, secured with the database's credentials under --auth), starts
+// the referee's lobby and, with --http, the web view, whose address it writes on stderr.
+// closeAll undoes it all.
+func openDirector(ctx context.Context, bf *busFlags, hf *httpFlags, dbPath string, log zerolog.Logger, stderr io.Writer) (_ *organizer.Director, _ *sqlite.DB, _ func(), err error) {
 	var undo []func()
 	closeAll := func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -479,5 +485,10 @@ func openDirector(ctx context.Context, bf *busFlags, dbPath string, log zerolog.
 	}
 	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
 	undo = append(undo, d.Close)
+	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	undo = append(undo, stopView)
 	return d, db, closeAll, nil
 }

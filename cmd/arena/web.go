@@ -2,20 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
-	"github.com/arenaref/arena/web"
 )
 
 // runWeb serves the web view of a database: tournaments, standings, games move by move,
@@ -35,12 +28,8 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	host, _, err := net.SplitHostPort(*listen)
-	if err != nil {
-		return usagef("--listen %q: want HOST:PORT, such as 127.0.0.1:8080", *listen)
-	}
-	if !loopbackHost(host) && !*insecure {
-		return usagef("--listen %s would show every tournament, game and player name to anyone on the network, with no authentication: use a loopback address such as 127.0.0.1 (behind a proxy that authenticates), or --insecure-listen to serve it anyway", *listen)
+	if err := checkWebListen("--listen", *listen, *insecure, "--insecure-listen"); err != nil {
+		return err
 	}
 	if *creds != "" && *natsURL == "" {
 		return usagef("--credentials needs --nats")
@@ -67,38 +56,16 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		defer nc.Close()
 	}
-	standings := func(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
-		return organizer.Standings(ctx, db, id)
-	}
-	srv, err := web.New(web.Config{Store: db, NATS: nc, Standings: standings, Log: log})
+	v, err := startWebView(*listen, db, nc, log, "--listen")
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	ln, err := net.Listen("tcp", net.JoinHostPort(bindHost(host), portOf(*listen)))
-	if err != nil {
-		return fmt.Errorf("--listen: %w", err)
-	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stdout, "web view of %s on http://%s/ (Ctrl-C to stop)\n", *dbPath, ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	fmt.Fprintf(stdout, "web view of %s on %s (Ctrl-C to stop)\n", *dbPath, v.URL())
 	select {
-	case err := <-errc:
+	case err := <-v.errc:
+		v.close()
 		return err
 	case <-ctx.Done():
 	}
-	// Live streams never end by themselves: close them, then give requests a moment.
-	srv.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
-}
-
-func portOf(addr string) string {
-	_, p, _ := net.SplitHostPort(addr)
-	return p
+	return v.close()
 }

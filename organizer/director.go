@@ -224,13 +224,22 @@ func (d *Director) Standings(ctx context.Context, id int64) ([]protocol.Standing
 // current Elo and how its games ended. Two-player zero-sum games rank by the tournament's
 // maximum-likelihood rating, general-sum games by total payoff.
 func Standings(ctx context.Context, st store.Store, id int64) ([]protocol.StandingsRow, error) {
-	t, err := st.Tournament(ctx, id)
+	// Standings need neither the schedule nor the moves, which are most of a long
+	// tournament's data.
+	t, err := st.TournamentInfo(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	games, err := st.Games(ctx, id)
+	sums, err := st.GameSummaries(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	games := make([]store.Game, len(sums))
+	for i, g := range sums {
+		games[i] = store.Game{
+			ID: g.ID, TournamentID: g.TournamentID, Index: g.Index, Round: g.Round, Game: g.Game, Players: g.Players,
+			Result: g.Result, Reason: g.Reason, Scores: g.Scores, Returns: g.Returns, Started: g.Started, Ended: g.Ended,
+		}
 	}
 	current, err := st.CurrentRatings(ctx, t.Game)
 	if err != nil {

@@ -158,6 +158,27 @@ type Game struct {
 	Ratings       []RatingChange
 }
 
+// GameSummary is a recorded game without its moves: one line of a games list, cheap to
+// read for many games. Plies counts the plies from the start position, the opening's moves
+// and the players' plies (a simultaneous ply once). Ratings are filled in by PlayerGames
+// only.
+type GameSummary struct {
+	ID           int64
+	TournamentID int64
+	Index        int
+	Round        int
+	Game         string
+	Players      []string
+	Result       string
+	Reason       string
+	Scores       []float64
+	Returns      []float64
+	Plies        int
+	Started      time.Time
+	Ended        time.Time
+	Ratings      []RatingChange
+}
+
 // Store keeps tournaments, games, ratings and the credentials of a secured bus.
 // Implementations are safe for concurrent use.
 type Store interface {
@@ -189,6 +210,17 @@ type Store interface {
 	Pending(ctx context.Context, tournamentID int64) ([]ScheduledGame, error)
 	// Games returns a tournament's games, with moves and rating changes, by Index.
 	Games(ctx context.Context, tournamentID int64) ([]Game, error)
+	// Game returns one game by its id, with moves and rating changes (ErrNotFound if
+	// there is none).
+	Game(ctx context.Context, id int64) (Game, error)
+	// GameSummaries returns a tournament's games without moves or rating changes, by
+	// Index (ErrNotFound if there is no such tournament).
+	GameSummaries(ctx context.Context, tournamentID int64) ([]GameSummary, error)
+	// PlayerGames returns the games a player played, with their rating changes but
+	// without moves, oldest (lowest id) first; none for an unknown player.
+	PlayerGames(ctx context.Context, name string) ([]GameSummary, error)
+	// TournamentInfo is Tournament without the Schedule, cheap for a long tournament.
+	TournamentInfo(ctx context.Context, id int64) (Tournament, error)
 	// CurrentRatings returns the latest rating of every player with a rated game of the
 	// given game type; players without one are absent.
 	CurrentRatings(ctx context.Context, game string) (map[string]float64, error)

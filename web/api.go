@@ -199,12 +199,14 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 	defer cancel()
-	t, err := s.cfg.Store.Tournament(ctx, id)
+	// Neither the schedule nor the moves: a tournament of 100,000 games lists them from
+	// the games table alone.
+	t, err := s.cfg.Store.TournamentInfo(ctx, id)
 	if err != nil {
 		s.storeError(w, r, "tournament", err)
 		return
 	}
-	games, err := s.cfg.Store.Games(ctx, id)
+	games, err := s.cfg.Store.GameSummaries(ctx, id)
 	if err != nil {
 		s.storeError(w, r, "tournament", err)
 		return
@@ -213,7 +215,7 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 	for i, g := range games {
 		out.Games[i] = gameSummary{
 			ID: g.ID, Index: g.Index, Round: g.Round, Players: g.Players, Result: g.Result, Reason: g.Reason,
-			Plies: len(g.Opening) + plies(g.Moves), Ended: timeText(g.Ended),
+			Plies: g.Plies, Ended: timeText(g.Ended),
 		}
 	}
 	switch {
@@ -231,39 +233,6 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// plies counts the plies of a move list, where a simultaneous ply appears once per seat.
-func plies(moves []store.Move) int {
-	n, last := 0, -1
-	for _, m := range moves {
-		if m.Ply != last {
-			n++
-			last = m.Ply
-		}
-	}
-	return n
-}
-
-// findGame finds a recorded game by id. The store has no lookup by game id, so it reads
-// tournaments' games, newest tournament first.
-func (s *Server) findGame(ctx context.Context, id int64) (store.Game, error) {
-	ts, err := s.cfg.Store.Tournaments(ctx, "")
-	if err != nil {
-		return store.Game{}, err
-	}
-	for _, t := range ts {
-		games, err := s.cfg.Store.Games(ctx, t.ID)
-		if err != nil {
-			return store.Game{}, err
-		}
-		for _, g := range games {
-			if g.ID == id {
-				return g, nil
-			}
-		}
-	}
-	return store.Game{}, store.ErrNotFound
-}
-
 func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r)
 	if !ok {
@@ -271,7 +240,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 	defer cancel()
-	g, err := s.findGame(ctx, id)
+	g, err := s.cfg.Store.Game(ctx, id)
 	if err != nil {
 		s.storeError(w, r, "game", err)
 		return
@@ -322,57 +291,57 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := playerJSON{Name: name, Games: []playerGame{}, Opponents: []opponentJSON{}, Terminations: map[string]int{}, Ratings: []ratingPoint{}}
-	known := false
-	opp := map[string]*opponentJSON{}
+	games, err := s.cfg.Store.PlayerGames(ctx, name)
+	if err != nil {
+		s.storeError(w, r, "player", err)
+		return
+	}
+	// A player is known by its games, or by a roster for one that has played none yet.
+	known := len(games) > 0
 	for _, t := range ts {
 		known = known || slices.Contains(t.Players, name)
-		games, err := s.cfg.Store.Games(ctx, t.ID)
-		if err != nil {
-			s.storeError(w, r, "player", err)
-			return
+	}
+	opp := map[string]*opponentJSON{}
+	for _, g := range games {
+		seat := slices.Index(g.Players, name)
+		if seat < 0 {
+			continue
 		}
-		for _, g := range games {
-			seat := slices.Index(g.Players, name)
-			if seat < 0 {
+		score := 0.0
+		if seat < len(g.Scores) {
+			score = g.Scores[seat]
+		}
+		out.Games = append(out.Games, playerGame{
+			ID: g.ID, TournamentID: g.TournamentID, Game: g.Game, Seat: seat, Players: g.Players,
+			Result: g.Result, Reason: g.Reason, Score: score, Ended: timeText(g.Ended),
+		})
+		out.Terminations[g.Reason]++
+		for _, rc := range g.Ratings {
+			if rc.Player == name {
+				out.Ratings = append(out.Ratings, ratingPoint{TournamentID: g.TournamentID, GameID: g.ID, Game: g.Game, Before: rc.Before, After: rc.After})
+			}
+		}
+		if g.Result == store.ResultNone {
+			continue
+		}
+		for i, o := range g.Players {
+			if i == seat {
 				continue
 			}
-			known = true
-			score := 0.0
-			if seat < len(g.Scores) {
-				score = g.Scores[seat]
+			oj := opp[o]
+			if oj == nil {
+				oj = &opponentJSON{Opponent: o}
+				opp[o] = oj
 			}
-			out.Games = append(out.Games, playerGame{
-				ID: g.ID, TournamentID: g.TournamentID, Game: g.Game, Seat: seat, Players: g.Players,
-				Result: g.Result, Reason: g.Reason, Score: score, Ended: timeText(g.Ended),
-			})
-			out.Terminations[g.Reason]++
-			for _, rc := range g.Ratings {
-				if rc.Player == name {
-					out.Ratings = append(out.Ratings, ratingPoint{TournamentID: g.TournamentID, GameID: g.ID, Game: g.Game, Before: rc.Before, After: rc.After})
-				}
-			}
-			if g.Result == store.ResultNone {
-				continue
-			}
-			for i, o := range g.Players {
-				if i == seat {
-					continue
-				}
-				oj := opp[o]
-				if oj == nil {
-					oj = &opponentJSON{Opponent: o}
-					opp[o] = oj
-				}
-				oj.Games++
-				oj.Score += score
-				switch score {
-				case 1:
-					oj.Wins++
-				case 0.5:
-					oj.Draws++
-				case 0:
-					oj.Losses++
-				}
+			oj.Games++
+			oj.Score += score
+			switch score {
+			case 1:
+				oj.Wins++
+			case 0.5:
+				oj.Draws++
+			case 0:
+				oj.Losses++
 			}
 		}
 	}
@@ -380,10 +349,8 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "player not found")
 		return
 	}
-	// Oldest game first: the order the games were recorded, and so the order their rating
-	// changes were applied.
-	slices.SortFunc(out.Games, func(a, b playerGame) int { return compareInt(a.ID, b.ID) })
-	slices.SortFunc(out.Ratings, func(a, b ratingPoint) int { return compareInt(a.GameID, b.GameID) })
+	// PlayerGames gives the oldest game first: the order the games were recorded, and so
+	// the order their rating changes were applied.
 	for _, o := range opp {
 		out.Opponents = append(out.Opponents, *o)
 	}
@@ -397,14 +364,4 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		return 0
 	})
 	writeJSON(w, http.StatusOK, out)
-}
-
-func compareInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -178,10 +178,11 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 	}
 
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, idx, round, game, result, reason,
-		detail, returns, start_position, final_position, started, ended, opening, late_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		detail, returns, start_position, final_position, started, ended, opening, late_ms, plies)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Index, g.Round, g.Game, g.Result, g.Reason, g.Detail, string(returns),
-		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended), string(opening), lateMS(g.Late))
+		g.StartPosition, g.FinalPosition, timeText(g.Started), timeText(g.Ended), string(opening), lateMS(g.Late),
+		Plies(g.Moves))
 	if err != nil {
 		return 0, err
 	}
@@ -253,17 +254,23 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 		return nil, err
 	}
 	defer tx.Rollback()
+	return readGames(ctx, tx, "g.tournament_id = ?", []any{tid}, "g.idx")
+}
 
+// readGames reads the games g for which where holds, ordered by order, each with its
+// seats, moves and rating changes.
+func readGames(ctx context.Context, tx *sql.Tx, where string, args []any, order string) ([]store.Game, error) {
 	var games []store.Game
 	at := make(map[int64]int)
-	err = each(ctx, tx, `SELECT id, idx, round, game, result, reason, detail, returns, start_position,
-		final_position, started, ended, opening, late_ms FROM games WHERE tournament_id = ? ORDER BY idx`, []any{tid},
+	err := each(ctx, tx, `SELECT g.id, g.tournament_id, g.idx, g.round, g.game, g.result, g.reason, g.detail,
+		g.returns, g.start_position, g.final_position, g.started, g.ended, g.opening, g.late_ms
+		FROM games g WHERE `+where+` ORDER BY `+order, args,
 		func(rows *sql.Rows) error {
-			g := store.Game{TournamentID: tid}
+			var g store.Game
 			var returns, opening string
 			var started, ended sql.NullString
 			var late sql.NullFloat64
-			if err := rows.Scan(&g.ID, &g.Index, &g.Round, &g.Game, &g.Result, &g.Reason, &g.Detail, &returns,
+			if err := rows.Scan(&g.ID, &g.TournamentID, &g.Index, &g.Round, &g.Game, &g.Result, &g.Reason, &g.Detail, &returns,
 				&g.StartPosition, &g.FinalPosition, &started, &ended, &opening, &late); err != nil {
 				return err
 			}
@@ -299,7 +306,7 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 
 	err = each(ctx, tx, `SELECT s.game_id, p.name, s.score FROM game_seats s
 		JOIN games g ON g.id = s.game_id JOIN players p ON p.id = s.player_id
-		WHERE g.tournament_id = ? ORDER BY s.game_id, s.seat`, []any{tid},
+		WHERE `+where+` ORDER BY s.game_id, s.seat`, args,
 		func(rows *sql.Rows) error {
 			var id int64
 			var name string
@@ -318,7 +325,7 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 
 	err = each(ctx, tx, `SELECT m.game_id, m.ply, m.seat, m.move, m.elapsed_us, m.depth, m.nodes, m.score, m.pv, m.note
 		FROM moves m JOIN games g ON g.id = m.game_id
-		WHERE g.tournament_id = ? ORDER BY m.game_id, m.ply, m.seat`, []any{tid},
+		WHERE `+where+` ORDER BY m.game_id, m.ply, m.seat`, args,
 		func(rows *sql.Rows) error {
 			var id, us int64
 			var m store.Move
@@ -342,7 +349,7 @@ func (db *DB) games(ctx context.Context, tid int64) ([]store.Game, error) {
 
 	err = each(ctx, tx, `SELECT r.game_id, p.name, r.before, r.after FROM ratings r
 		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
-		WHERE g.tournament_id = ? ORDER BY r.id`, []any{tid},
+		WHERE `+where+` ORDER BY r.id`, args,
 		func(rows *sql.Rows) error {
 			var id int64
 			var rc store.RatingChange

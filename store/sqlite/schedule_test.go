@@ -153,6 +153,10 @@ func TestMigrateFrom0001(t *testing.T) {
 	if len(games) != 1 || games[0].Opening != nil || len(games[0].Moves) != 1 || games[0].Players[1] != "bob" {
 		t.Errorf("old game after upgrade: %+v", games)
 	}
+	// Migration 0007 counts the plies of games recorded before it.
+	if sums, err := db.GameSummaries(ctx, 1); err != nil || len(sums) != 1 || sums[0].Plies != 1 {
+		t.Errorf("GameSummaries(old tournament) = %+v, %v; want one game of 1 ply", sums, err)
+	}
 	if p, err := db.Pending(ctx, 1); err != nil || len(p) != 0 {
 		t.Errorf("Pending(old tournament) = %v, %v; want none", p, err)
 	}

@@ -216,6 +216,9 @@ type Store interface {
 	// GameSummaries returns a tournament's games without moves or rating changes, by
 	// Index (ErrNotFound if there is no such tournament).
 	GameSummaries(ctx context.Context, tournamentID int64) ([]GameSummary, error)
+	// LastGameSummaries is GameSummaries of the n games of highest Index only, still in
+	// Index order: a page of a long tournament's latest games.
+	LastGameSummaries(ctx context.Context, tournamentID int64, n int) ([]GameSummary, error)
 	// PlayerGames returns the games a player played, with their rating changes but
 	// without moves, oldest (lowest id) first; none for an unknown player.
 	PlayerGames(ctx context.Context, name string) ([]GameSummary, error)

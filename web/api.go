@@ -41,7 +41,10 @@ type gameSummary struct {
 
 type tournamentDetail struct {
 	Tournament tournamentJSON `json:"tournament"`
-	Games      []gameSummary  `json:"games"`
+	// Games are the last ?games= recorded games (defaultGamesListed unless asked; "all"
+	// for every one), in index order; GamesTotal counts them all.
+	Games      []gameSummary `json:"games"`
+	GamesTotal int           `json:"games_total"`
 	// Standings is null, with StandingsError saying why, when they are not available.
 	Standings      []protocol.StandingsRow `json:"standings"`
 	StandingsError string                  `json:"standings_error,omitempty"`
@@ -206,12 +209,21 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "tournament", err)
 		return
 	}
-	games, err := s.cfg.Store.GameSummaries(ctx, id)
+	limit, ok := gamesLimit(w, r)
+	if !ok {
+		return
+	}
+	var games []store.GameSummary
+	if limit > 0 {
+		games, err = s.cfg.Store.LastGameSummaries(ctx, id, limit)
+	} else {
+		games, err = s.cfg.Store.GameSummaries(ctx, id)
+	}
 	if err != nil {
 		s.storeError(w, r, "tournament", err)
 		return
 	}
-	out := tournamentDetail{Tournament: toTournamentJSON(t), Games: make([]gameSummary, len(games))}
+	out := tournamentDetail{Tournament: toTournamentJSON(t), Games: make([]gameSummary, len(games)), GamesTotal: t.Played}
 	for i, g := range games {
 		out.Games[i] = gameSummary{
 			ID: g.ID, Index: g.Index, Round: g.Round, Players: g.Players, Result: g.Result, Reason: g.Reason,
@@ -222,7 +234,7 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 	case s.cfg.Standings == nil:
 		out.StandingsError = "standings are not available"
 	default:
-		rows, err := s.cfg.Standings(ctx, id)
+		rows, err := s.standings.get(ctx, t, s.cfg.Standings)
 		if err != nil {
 			s.cfg.Log.Warn().Err(err).Int64("tournament", id).Msg("web: standings")
 			out.StandingsError = "standings are not available"
@@ -231,6 +243,27 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// defaultGamesListed is how many of a tournament's games its JSON lists unless asked for
+// more: a page of 100,000 games would be a 15 MB answer.
+const defaultGamesListed = 200
+
+// gamesLimit reads ?games=N (1 to 1,000,000) or ?games=all (0: no limit).
+func gamesLimit(w http.ResponseWriter, r *http.Request) (int, bool) {
+	v := r.URL.Query().Get("games")
+	switch v {
+	case "":
+		return defaultGamesListed, true
+	case "all":
+		return 0, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 1_000_000 {
+		writeError(w, http.StatusBadRequest, `games: want a count from 1 to 1000000, or "all"`)
+		return 0, false
+	}
+	return n, true
 }
 
 func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {

@@ -150,6 +150,8 @@ func TestErrors(t *testing.T) {
 		{"GET", "/api/tournaments/-3", 400},
 		{"GET", "/api/tournaments/99999999999999999999", 400},
 		{"GET", "/api/tournaments/999", 404},
+		{"GET", "/api/tournaments/1?games=0", 400},
+		{"GET", "/api/tournaments/1?games=many", 400},
 		{"GET", "/api/games/x", 400},
 		{"GET", "/api/games/999", 404},
 		{"GET", "/api/players/nobody", 404},

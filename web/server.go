@@ -35,10 +35,11 @@ type Config struct {
 
 // Server is the web view: an http.Handler for the pages, the API and the live stream.
 type Server struct {
-	cfg Config
-	mux *http.ServeMux
-	hub *hub
-	sub *nats.Subscription
+	cfg       Config
+	mux       *http.ServeMux
+	hub       *hub
+	sub       *nats.Subscription
+	standings standingsCache
 }
 
 var _ http.Handler = (*Server)(nil)

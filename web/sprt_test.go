@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -140,5 +141,32 @@ func TestBrowserSPRT(t *testing.T) {
 	open(t, ctx, hs.URL+"/tournament.html?id="+strconv.FormatInt(f.tid, 10), "main table")
 	if n := eval[int](t, ctx, `document.querySelectorAll("#sprt").length`); n != 0 {
 		t.Errorf("an SPRT section on a tournament without one")
+	}
+}
+
+// TestTournamentGamesListed: a tournament's JSON lists its last games, as many as asked
+// (200 unless asked), or all, and counts them all.
+func TestTournamentGamesListed(t *testing.T) {
+	f := newFixture(t)
+	tid := sprtMatch(t, f)
+	hs := newTestServer(t, Config{Store: f.db})
+	for _, tc := range []struct {
+		query   string
+		indices []int
+	}{
+		{"", []int{1, 2, 3}},
+		{"?games=2", []int{2, 3}},
+		{"?games=1", []int{3}},
+		{"?games=all", []int{1, 2, 3}},
+	} {
+		resp := get(t, hs.URL+"/api/tournaments/"+strconv.FormatInt(tid, 10)+tc.query)
+		d := decode[tournamentDetail](t, resp)
+		var got []int
+		for _, g := range d.Games {
+			got = append(got, g.Index)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.indices) || d.GamesTotal != 3 {
+			t.Errorf("%q: games %v of %d, want %v of 3", tc.query, got, d.GamesTotal, tc.indices)
+		}
 	}
 }

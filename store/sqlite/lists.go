@@ -56,6 +56,26 @@ func (db *DB) GameSummaries(ctx context.Context, tournamentID int64) ([]store.Ga
 	return games, nil
 }
 
+// LastGameSummaries returns the n games of tournament tournamentID with the highest
+// Index, by Index, as GameSummaries does; the index on (tournament_id, idx) finds them
+// without reading the others.
+func (db *DB) LastGameSummaries(ctx context.Context, tournamentID int64, n int) ([]store.GameSummary, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("last %d game summaries of tournament %d: want at least one", n, tournamentID)
+	}
+	tx, err := db.beginTournamentRead(ctx, tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("game summaries of tournament %d: %w", tournamentID, err)
+	}
+	defer tx.Rollback()
+	games, err := readSummaries(ctx, tx, `g.id IN (SELECT id FROM games WHERE tournament_id = ? ORDER BY idx DESC LIMIT ?)`,
+		[]any{tournamentID, n}, "g.idx", false)
+	if err != nil {
+		return nil, fmt.Errorf("game summaries of tournament %d: %w", tournamentID, err)
+	}
+	return games, nil
+}
+
 // PlayerGames returns the games the named player sat in, oldest (lowest id) first, with
 // their rating changes but without moves. An unknown player has none.
 func (db *DB) PlayerGames(ctx context.Context, name string) ([]store.GameSummary, error) {

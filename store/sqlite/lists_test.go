@@ -120,6 +120,35 @@ func TestGameSummaries(t *testing.T) {
 	}
 }
 
+// TestLastGameSummaries: the games of highest Index, still by Index.
+func TestLastGameSummaries(t *testing.T) {
+	db, tid, ipdTID, _, recorded := listFixture(t)
+	tests := []struct {
+		name    string
+		tid     int64
+		n       int
+		want    []store.GameSummary
+		wantErr bool
+	}{
+		{"the last one", tid, 1, []store.GameSummary{summary(recorded[0], 14, false)}, false},
+		{"more than there are", tid, 5, []store.GameSummary{summary(recorded[1], 0, false), summary(recorded[0], 14, false)}, false},
+		{"another tournament's", ipdTID, 1, []store.GameSummary{summary(recorded[2], 3, false)}, false},
+		{"none asked", tid, 0, nil, true},
+		{"unknown tournament", ipdTID + 1, 1, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := db.LastGameSummaries(context.Background(), tt.tid, tt.n)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want an error %v", err, tt.wantErr)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("LastGameSummaries(%d, %d):\n got  %+v\n want %+v", tt.tid, tt.n, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestPlayerGames(t *testing.T) {
 	db, _, _, _, recorded := listFixture(t)
 	tests := []struct {

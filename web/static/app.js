@@ -234,7 +234,7 @@ async function tournamentPage() {
   const standingsBox = el("div", { id: "standings" }), gamesBox = el("div", { id: "games" }), head = el("div");
   const liveBox = el("div", { class: "boards", id: "live" }, el("p", { class: "muted" }, "No games in progress."));
   async function refresh() {
-    const d = await api("api/tournaments/" + encodeURIComponent(id || ""));
+    const d = await api("api/tournaments/" + encodeURIComponent(id || "") + (param("games") === "all" ? "?games=all" : ""));
     const t = d.tournament;
     document.title = "Tournament " + t.id + " - Arena";
     head.replaceChildren(el("h1", null, "Tournament #" + t.id + ": " + t.game),
@@ -248,7 +248,9 @@ async function tournamentPage() {
     gamesBox.replaceChildren(d.games.length === 0 ? el("p", { class: "muted" }, "No games recorded yet.") :
       table(["#", "Round", "Players", "Result", "Reason", "Plies", ""],
         d.games.map(g => row(String(g.index), String(g.round), players(g.players), g.result, g.reason, String(g.plies),
-          gameLink(g.id, "view")))));
+          gameLink(g.id, "view")))),
+      d.games_total > d.games.length ? el("p", { class: "muted" }, "The last " + d.games.length + " of " + d.games_total +
+        " games; ", el("a", { href: "tournament.html?id=" + encodeURIComponent(t.id) + "&games=all" }, "show all"), ".") : null);
     return t;
   }
   const t = await refresh();

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 )
 
@@ -48,6 +49,8 @@ type tournamentDetail struct {
 	// Standings is null, with StandingsError saying why, when they are not available.
 	Standings      []protocol.StandingsRow `json:"standings"`
 	StandingsError string                  `json:"standings_error,omitempty"`
+	// Crosstable comes with the standings, the players in their order.
+	Crosstable *crosstableJSON `json:"crosstable,omitempty"`
 }
 
 // moveJSON is one recorded move with the position after it. Position is empty when the
@@ -63,6 +66,10 @@ type moveJSON struct {
 	PV        []string `json:"pv,omitempty"`
 	Note      string   `json:"note,omitempty"`
 	Position  string   `json:"position"`
+	// ClockMS is, on a game clock, what the mover had left after the move (its time less
+	// what it used, plus its increment and any new period), as the referee counts it
+	// from the recorded times; absent under a time per move.
+	ClockMS *float64 `json:"clock_ms,omitempty"`
 }
 
 type openingMove struct {
@@ -86,6 +93,7 @@ type gameJSON struct {
 	Index         int           `json:"index"`
 	Round         int           `json:"round"`
 	Game          string        `json:"game"`
+	TimeControl   string        `json:"time_control,omitempty"`
 	Seats         []string      `json:"seats,omitempty"`
 	Players       []string      `json:"players"`
 	Result        string        `json:"result"`
@@ -234,12 +242,12 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 	case s.cfg.Standings == nil:
 		out.StandingsError = "standings are not available"
 	default:
-		rows, err := s.standings.get(ctx, t, s.cfg.Standings)
+		rows, cross, err := s.standings.get(ctx, s.cfg.Store, t, s.cfg.Standings)
 		if err != nil {
 			s.cfg.Log.Warn().Err(err).Int64("tournament", id).Msg("web: standings")
 			out.StandingsError = "standings are not available"
 		} else {
-			out.Standings = rows
+			out.Standings, out.Crosstable = rows, cross
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -278,7 +286,39 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "game", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, recordedGameJSON(g))
+	out := recordedGameJSON(g)
+	if t, err := s.cfg.Store.TournamentInfo(ctx, g.TournamentID); err == nil {
+		out.TimeControl = t.TimeControl
+		addClocks(out.Moves, t.TimeControl, len(g.Players))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// addClocks sets each move's ClockMS under a game clock given as tc (referee's
+// notation); under a time per move, or a tc it cannot read, it sets nothing.
+func addClocks(moves []moveJSON, tc string, seats int) {
+	c, err := referee.ParseTimeControl(tc)
+	if err != nil || c.Base <= 0 || seats < 1 {
+		return
+	}
+	left := make([]float64, seats)
+	made := make([]int, seats)
+	for i := range left {
+		left[i] = ms(c.Base)
+	}
+	for i := range moves {
+		s := moves[i].Seat
+		if s < 0 || s >= seats {
+			continue
+		}
+		left[s] += ms(c.Increment) - moves[i].ElapsedMS
+		made[s]++
+		if c.MovesPerPeriod > 0 && made[s]%c.MovesPerPeriod == 0 {
+			left[s] += ms(c.Base)
+		}
+		v := left[s]
+		moves[i].ClockMS = &v
+	}
 }
 
 // recordedGameJSON is a recorded game with the position after every move.

@@ -92,6 +92,7 @@ func sprtMatch(t *testing.T, f *fixture) int64 {
 		}
 		g := f.othello
 		g.ID, g.TournamentID, g.Index, g.Players, g.Result, g.Ended = 0, tid, i+1, players, r, t0.Add(time.Duration(i)*time.Minute)
+		g.Scores = map[string][]float64{store.ResultFirstWins: {1, 0}, store.ResultSecondWins: {0, 1}, store.ResultDraw: {0.5, 0.5}}[r]
 		if _, err := f.db.RecordGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -137,6 +138,11 @@ func TestBrowserSPRT(t *testing.T) {
 	if text := eval[string](t, ctx, `document.getElementById("sprt").textContent`); !strings.Contains(text, "+2 =1 -0 for alice") {
 		t.Errorf("SPRT text: %s", text)
 	}
+	// The crosstable: alice 2.5 of 3 against bob, bob 0.5 of 3 against alice.
+	cells := eval[[]string](t, ctx, `[...document.querySelectorAll("#crosstable td")].map(td => td.textContent)`)
+	if strings.Join(cells, "|") != "1. alice|\u2014|2.5/3|2. bob|0.5/3|\u2014" {
+		t.Errorf("crosstable cells %q", cells)
+	}
 	// A tournament without an SPRT shows no such section.
 	open(t, ctx, hs.URL+"/tournament.html?id="+strconv.FormatInt(f.tid, 10), "main table")
 	if n := eval[int](t, ctx, `document.querySelectorAll("#sprt").length`); n != 0 {
@@ -167,6 +173,40 @@ func TestTournamentGamesListed(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tc.indices) || d.GamesTotal != 3 {
 			t.Errorf("%q: games %v of %d, want %v of 3", tc.query, got, d.GamesTotal, tc.indices)
+		}
+	}
+}
+
+// TestAddClocks: on a game clock each move carries what its mover had left; under a time
+// per move none does.
+func TestAddClocks(t *testing.T) {
+	moves := func(elapsed ...float64) []moveJSON {
+		out := make([]moveJSON, len(elapsed))
+		for i, e := range elapsed {
+			out[i] = moveJSON{Seat: i % 2, ElapsedMS: e}
+		}
+		return out
+	}
+	tests := []struct {
+		tc   string
+		in   []moveJSON
+		want []float64 // -1: no clock
+	}{
+		{"100ms", moves(50, 60), []float64{-1, -1}},
+		{"1+0.1", moves(300, 200, 400), []float64{800, 900, 500}},
+		{"2/1", moves(100, 100, 100, 100, 100), []float64{900, 900, 1800, 1800, 1700}},
+		{"nonsense", moves(1), []float64{-1}},
+	}
+	for _, tt := range tests {
+		addClocks(tt.in, tt.tc, 2)
+		for i, m := range tt.in {
+			got := -1.0
+			if m.ClockMS != nil {
+				got = *m.ClockMS
+			}
+			if math.Abs(got-tt.want[i]) > 1e-9 {
+				t.Errorf("%s move %d: clock %v, want %v", tt.tc, i, got, tt.want[i])
+			}
 		}
 	}
 }

@@ -24,26 +24,81 @@ type standingsEntry struct {
 	played int
 	status string
 	rows   []protocol.StandingsRow
+	cross  *crosstableJSON
 }
 
-// get returns t's standings, from the cache when t has recorded no game since they were
-// computed, else from compute.
-func (c *standingsCache) get(ctx context.Context, t store.Tournament, compute func(context.Context, int64) ([]protocol.StandingsRow, error)) ([]protocol.StandingsRow, error) {
+// crosstableJSON is the score of each player against each other player, over every
+// recorded two-player game of a tournament: Cells[i][j] is Players[i]'s score against
+// Players[j] and the games they played, nil on the diagonal and for pairs that never met.
+type crosstableJSON struct {
+	Players []string       `json:"players"`
+	Cells   [][]*crossCell `json:"cells"`
+}
+
+type crossCell struct {
+	Score float64 `json:"score"`
+	Games int     `json:"games"`
+}
+
+// crosstable counts games, the players in the order given (the standings').
+func crosstable(players []string, games []store.GameSummary) *crosstableJSON {
+	at := make(map[string]int, len(players))
+	for i, p := range players {
+		at[p] = i
+	}
+	ct := &crosstableJSON{Players: players, Cells: make([][]*crossCell, len(players))}
+	for i := range ct.Cells {
+		ct.Cells[i] = make([]*crossCell, len(players))
+	}
+	for _, g := range games {
+		if len(g.Players) != 2 || len(g.Scores) != 2 {
+			continue
+		}
+		a, okA := at[g.Players[0]]
+		b, okB := at[g.Players[1]]
+		if !okA || !okB || a == b {
+			continue
+		}
+		for _, side := range [][3]int{{a, b, 0}, {b, a, 1}} {
+			c := ct.Cells[side[0]][side[1]]
+			if c == nil {
+				c = &crossCell{}
+				ct.Cells[side[0]][side[1]] = c
+			}
+			c.Score += g.Scores[side[2]]
+			c.Games++
+		}
+	}
+	return ct
+}
+
+// get returns t's standings and crosstable, from the cache when t has recorded no game
+// since they were computed, else from compute and the store's game summaries.
+func (c *standingsCache) get(ctx context.Context, st store.Store, t store.Tournament, compute func(context.Context, int64) ([]protocol.StandingsRow, error)) ([]protocol.StandingsRow, *crosstableJSON, error) {
 	c.mu.Lock()
 	e, ok := c.entries[t.ID]
 	c.mu.Unlock()
 	if ok && e.played == t.Played && e.status == t.Status {
-		return e.rows, nil
+		return e.rows, e.cross, nil
 	}
 	rows, err := compute(ctx, t.ID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	games, err := st.GameSummaries(ctx, t.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.Player
+	}
+	cross := crosstable(names, games)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= maxCachedStandings {
 		c.entries = map[int64]standingsEntry{}
 	}
-	c.entries[t.ID] = standingsEntry{played: t.Played, status: t.Status, rows: rows}
-	return rows, nil
+	c.entries[t.ID] = standingsEntry{played: t.Played, status: t.Status, rows: rows, cross: cross}
+	return rows, cross, nil
 }

@@ -229,9 +229,29 @@ async function tournamentsPage() {
           t.played + " / " + t.total, eta(t), String(t.players.length), t.created))));
 }
 
+// crosstableView shows each player's score against each other, row player first.
+function crosstableView(ct) {
+  if (!ct || ct.players.length < 2) return el("p", { class: "muted" }, "No crosstable.");
+  return table(["", ...ct.players.map((p, i) => String(i + 1))],
+    ct.players.map((p, i) => row(el("span", null, String(i + 1) + ". ", playerLink(p)),
+      ...ct.cells[i].map((c, j) => i === j ? "\u2014" : c ? fmtNum(c.score, 1) + "/" + c.games : ""))));
+}
+
+// terminationsView counts each player's games by how they ended: faults only against the
+// player at fault, and the games it won by an opponent's fault apart.
+function terminationsView(rows) {
+  const reasons = [...new Set(rows.flatMap(r => Object.keys(r.terminations || {})))].sort();
+  const won = [...new Set(rows.flatMap(r => Object.keys(r.won_by_fault || {})))].sort();
+  if (reasons.length === 0) return el("p", { class: "muted" }, "No games yet.");
+  return table(["Player", ...reasons, ...won.map(w => "won by " + w)],
+    rows.map(r => row(playerLink(r.player), ...reasons.map(k => String((r.terminations || {})[k] || 0)),
+      ...won.map(k => String((r.won_by_fault || {})[k] || 0)))));
+}
+
 async function tournamentPage() {
   const id = param("id");
   const standingsBox = el("div", { id: "standings" }), gamesBox = el("div", { id: "games" }), head = el("div");
+  const crossBox = el("div", { id: "crosstable" }), endsBox = el("div", { id: "terminations" });
   const liveBox = el("div", { class: "boards", id: "live" }, el("p", { class: "muted" }, "No games in progress."));
   async function refresh() {
     const d = await api("api/tournaments/" + encodeURIComponent(id || "") + (param("games") === "all" ? "?games=all" : ""));
@@ -245,6 +265,8 @@ async function tournamentPage() {
         String(r.losses), fmtNum(r.score, 1), fmtNum(r.score_pct, 1), fmtNum(r.elo, 0),
         r.rating ? fmtNum(r.rating, 0) + " \u00b1 " + fmtNum(r.rating_error, 0) : "")))
       : el("p", { class: "muted" }, d.standings_error || "Standings are not available."));
+    crossBox.replaceChildren(crosstableView(d.crosstable));
+    endsBox.replaceChildren(d.standings ? terminationsView(d.standings) : el("p", { class: "muted" }, "Not available."));
     gamesBox.replaceChildren(d.games.length === 0 ? el("p", { class: "muted" }, "No games recorded yet.") :
       table(["#", "Round", "Players", "Result", "Reason", "Plies", ""],
         d.games.map(g => row(String(g.index), String(g.round), players(g.players), g.result, g.reason, String(g.plies),
@@ -256,6 +278,7 @@ async function tournamentPage() {
   const t = await refresh();
   const sprtBox = el("div", { id: "sprt-box" });
   setMain(head, sprtBox, el("h2", null, "Standings"), standingsBox,
+    el("h2", null, "Crosstable"), crossBox, el("h2", null, "How the games ended"), endsBox,
     el("h2", null, "Games in progress"), liveBox,
     el("h2", null, "Games"), gamesBox);
   const drawSPRT = () => api("api/tournaments/" + encodeURIComponent(t.id) + "/sprt")
@@ -362,7 +385,8 @@ async function gamePage() {
     const parts = [el("h1", null, (g.game || "Game") + ": ", players(g.players))];
     const status = g.live ? "in progress" : g.result + (g.reason ? " (" + g.reason + ")" : "");
     parts.push(el("p", null, "Result: " + status + (g.detail ? " - " : ""), g.detail ? el("span", { class: "detail" }, g.detail) : null));
-    if (g.tournament_id) parts.push(el("p", null, tournamentLink(g.tournament_id, "Tournament #" + g.tournament_id), g.index ? ", game " + g.index : ""));
+    if (g.tournament_id) parts.push(el("p", null, tournamentLink(g.tournament_id, "Tournament #" + g.tournament_id), g.index ? ", game " + g.index : "",
+      g.time_control ? ", time control " + g.time_control : ""));
     if (g.recorded) parts.push(el("p", null, gameLink(g.recorded, "The recorded game, with times and search information")));
     if (g.replay_error) parts.push(el("p", { class: "error" }, "Positions shown up to where the replay stopped: " + g.replay_error));
     header.replaceChildren(...parts);
@@ -378,6 +402,7 @@ async function gamePage() {
           el("td", null, m ? (g.players[m.seat] || "seat " + m.seat) : ""),
           el("td", null, m ? m.move : s.label),
           el("td", null, m ? fmtMS(m.elapsed_ms) : ""),
+          el("td", { class: "clock" }, m && m.clock_ms !== undefined ? fmtMS(m.clock_ms) : ""),
           el("td", null, m && m.depth ? String(m.depth) : ""),
           el("td", null, m && m.nodes ? String(m.nodes) : ""),
           el("td", null, m && hasInfo(m) ? fmtNum(m.score || 0, 2) : ""),
@@ -387,7 +412,7 @@ async function gamePage() {
         rows.push(r);
       }
     });
-    moveList.replaceChildren(table(["#", "Player", "Move", "Time", "Depth", "Nodes", "Score", "PV", "Note"], rows));
+    moveList.replaceChildren(table(["#", "Player", "Move", "Time", "Clock", "Depth", "Nodes", "Score", "PV", "Note"], rows));
   }
   function render() {
     renderHeader();

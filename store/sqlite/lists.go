@@ -141,36 +141,17 @@ func readSummaries(ctx context.Context, tx *sql.Tx, where string, args []any, or
 	if err != nil || len(games) == 0 {
 		return games, err
 	}
-	err = each(ctx, tx, `SELECT s.game_id, p.name, s.score FROM game_seats s
-		JOIN games g ON g.id = s.game_id JOIN players p ON p.id = s.player_id
-		WHERE `+where+` ORDER BY s.game_id, s.seat`, args,
-		func(rows *sql.Rows) error {
-			var id int64
-			var name string
-			var score float64
-			if err := rows.Scan(&id, &name, &score); err != nil {
-				return err
-			}
-			g := &games[at[id]]
-			g.Players = append(g.Players, name)
-			g.Scores = append(g.Scores, score)
-			return nil
-		})
+	err = eachSeat(ctx, tx, where, args, func(id int64, name string, score float64) {
+		g := &games[at[id]]
+		g.Players = append(g.Players, name)
+		g.Scores = append(g.Scores, score)
+	})
 	if err != nil || !ratings {
 		return games, err
 	}
-	err = each(ctx, tx, `SELECT r.game_id, p.name, r.before, r.after FROM ratings r
-		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
-		WHERE `+where+` ORDER BY r.id`, args,
-		func(rows *sql.Rows) error {
-			var id int64
-			var rc store.RatingChange
-			if err := rows.Scan(&id, &rc.Player, &rc.Before, &rc.After); err != nil {
-				return err
-			}
-			g := &games[at[id]]
-			g.Ratings = append(g.Ratings, rc)
-			return nil
-		})
+	err = eachRating(ctx, tx, where, args, func(id int64, rc store.RatingChange) {
+		g := &games[at[id]]
+		g.Ratings = append(g.Ratings, rc)
+	})
 	return games, err
 }

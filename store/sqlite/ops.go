@@ -304,21 +304,11 @@ func readGames(ctx context.Context, tx *sql.Tx, where string, args []any, order 
 		return games, err
 	}
 
-	err = each(ctx, tx, `SELECT s.game_id, p.name, s.score FROM game_seats s
-		JOIN games g ON g.id = s.game_id JOIN players p ON p.id = s.player_id
-		WHERE `+where+` ORDER BY s.game_id, s.seat`, args,
-		func(rows *sql.Rows) error {
-			var id int64
-			var name string
-			var score float64
-			if err := rows.Scan(&id, &name, &score); err != nil {
-				return err
-			}
-			g := &games[at[id]]
-			g.Players = append(g.Players, name)
-			g.Scores = append(g.Scores, score)
-			return nil
-		})
+	err = eachSeat(ctx, tx, where, args, func(id int64, name string, score float64) {
+		g := &games[at[id]]
+		g.Players = append(g.Players, name)
+		g.Scores = append(g.Scores, score)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -347,19 +337,10 @@ func readGames(ctx context.Context, tx *sql.Tx, where string, args []any, order 
 		return nil, err
 	}
 
-	err = each(ctx, tx, `SELECT r.game_id, p.name, r.before, r.after FROM ratings r
-		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
-		WHERE `+where+` ORDER BY r.id`, args,
-		func(rows *sql.Rows) error {
-			var id int64
-			var rc store.RatingChange
-			if err := rows.Scan(&id, &rc.Player, &rc.Before, &rc.After); err != nil {
-				return err
-			}
-			g := &games[at[id]]
-			g.Ratings = append(g.Ratings, rc)
-			return nil
-		})
+	err = eachRating(ctx, tx, where, args, func(id int64, rc store.RatingChange) {
+		g := &games[at[id]]
+		g.Ratings = append(g.Ratings, rc)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -482,4 +463,40 @@ func lateMS(d time.Duration) any {
 		return nil
 	}
 	return float64(d) / float64(time.Millisecond)
+}
+
+// eachSeat calls add with the seats of the games g that where selects (args fill its
+// placeholders), in game and seat order: a game's players and scores, read for several
+// games in one query.
+func eachSeat(ctx context.Context, tx *sql.Tx, where string, args []any, add func(gameID int64, player string, score float64)) error {
+	return each(ctx, tx, `SELECT s.game_id, p.name, s.score FROM game_seats s
+		JOIN games g ON g.id = s.game_id JOIN players p ON p.id = s.player_id
+		WHERE `+where+` ORDER BY s.game_id, s.seat`, args,
+		func(rows *sql.Rows) error {
+			var id int64
+			var name string
+			var score float64
+			if err := rows.Scan(&id, &name, &score); err != nil {
+				return err
+			}
+			add(id, name, score)
+			return nil
+		})
+}
+
+// eachRating calls add with the rating changes of the games g that where selects, in the
+// order they were recorded.
+func eachRating(ctx context.Context, tx *sql.Tx, where string, args []any, add func(gameID int64, rc store.RatingChange)) error {
+	return each(ctx, tx, `SELECT r.game_id, p.name, r.before, r.after FROM ratings r
+		JOIN games g ON g.id = r.game_id JOIN players p ON p.id = r.player_id
+		WHERE `+where+` ORDER BY r.id`, args,
+		func(rows *sql.Rows) error {
+			var id int64
+			var rc store.RatingChange
+			if err := rows.Scan(&id, &rc.Player, &rc.Before, &rc.After); err != nil {
+				return err
+			}
+			add(id, rc)
+			return nil
+		})
 }

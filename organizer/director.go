@@ -234,6 +234,13 @@ func Standings(ctx context.Context, st store.Store, id int64) ([]protocol.Standi
 	if err != nil {
 		return nil, err
 	}
+	return StandingsOf(ctx, st, t, sums)
+}
+
+// StandingsOf is Standings of tournament t from its game summaries, already read: a
+// caller that needs the summaries for more than the standings (a web view's crosstable)
+// reads them once. st gives the players' current Elo.
+func StandingsOf(ctx context.Context, st store.Store, t store.Tournament, sums []store.GameSummary) ([]protocol.StandingsRow, error) {
 	games := make([]store.Game, len(sums))
 	for i, g := range sums {
 		games[i] = store.Game{

@@ -233,8 +233,8 @@ func benchServer(b *testing.B, standings bool) (*Server, *sqlite.DB, int64) {
 	b.Cleanup(func() { db.Close() })
 	cfg := Config{Store: db, Log: zerolog.Nop()}
 	if standings {
-		cfg.Standings = func(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
-			return organizer.Standings(ctx, db, id)
+		cfg.Standings = func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error) {
+			return organizer.StandingsOf(ctx, db, t, games)
 		}
 	}
 	s, err := New(cfg)

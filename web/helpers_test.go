@@ -119,12 +119,8 @@ func newFixture(t testing.TB) *fixture {
 }
 
 // standingsOf is a stand-in for the application layer's standings: one row per player.
-func standingsOf(db store.Store) func(context.Context, int64) ([]protocol.StandingsRow, error) {
-	return func(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
-		t, err := db.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
+func standingsOf(db store.Store) func(context.Context, store.Tournament, []store.GameSummary) ([]protocol.StandingsRow, error) {
+	return func(ctx context.Context, t store.Tournament, _ []store.GameSummary) ([]protocol.StandingsRow, error) {
 		rows := make([]protocol.StandingsRow, len(t.Players))
 		for i, p := range t.Players {
 			rows[i] = protocol.StandingsRow{Rank: i + 1, Player: p, Games: 1}

@@ -27,9 +27,10 @@ type Config struct {
 	// NATS, when not nil, is subscribed to every game's events for the live view; with
 	// nil there are no live updates.
 	NATS *nats.Conn
-	// Standings computes a tournament's standings; with nil the tournament's standings
-	// are reported as not available.
-	Standings func(ctx context.Context, tournamentID int64) ([]protocol.StandingsRow, error)
+	// Standings computes tournament t's standings from its games, which the server has
+	// read (it draws the crosstable from the same list); with nil the tournament's
+	// standings are reported as not available.
+	Standings func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error)
 	Log       zerolog.Logger
 }
 

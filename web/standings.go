@@ -73,19 +73,19 @@ func crosstable(players []string, games []store.GameSummary) *crosstableJSON {
 }
 
 // get returns t's standings and crosstable, from the cache when t has recorded no game
-// since they were computed, else from compute and the store's game summaries.
-func (c *standingsCache) get(ctx context.Context, st store.Store, t store.Tournament, compute func(context.Context, int64) ([]protocol.StandingsRow, error)) ([]protocol.StandingsRow, *crosstableJSON, error) {
+// since they were computed, else from t's game summaries, read once for both.
+func (c *standingsCache) get(ctx context.Context, st store.Store, t store.Tournament, compute func(context.Context, store.Tournament, []store.GameSummary) ([]protocol.StandingsRow, error)) ([]protocol.StandingsRow, *crosstableJSON, error) {
 	c.mu.Lock()
 	e, ok := c.entries[t.ID]
 	c.mu.Unlock()
 	if ok && e.played == t.Played && e.status == t.Status {
 		return e.rows, e.cross, nil
 	}
-	rows, err := compute(ctx, t.ID)
+	games, err := st.GameSummaries(ctx, t.ID)
 	if err != nil {
 		return nil, nil, err
 	}
-	games, err := st.GameSummaries(ctx, t.ID)
+	rows, err := compute(ctx, t, games)
 	if err != nil {
 		return nil, nil, err
 	}

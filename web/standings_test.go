@@ -15,7 +15,7 @@ func TestStandingsCache(t *testing.T) {
 	a, b := f.tid, f.ipdTID
 	var c standingsCache
 	calls := 0
-	compute := func(context.Context, int64) ([]protocol.StandingsRow, error) {
+	compute := func(context.Context, store.Tournament, []store.GameSummary) ([]protocol.StandingsRow, error) {
 		calls++
 		return []protocol.StandingsRow{{Rank: 1, Games: calls}}, nil
 	}

@@ -115,8 +115,8 @@ func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace ti
 	if err != nil {
 		t.Fatal(err)
 	}
-	standings := func(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
-		return organizer.Standings(ctx, db, id)
+	standings := func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error) {
+		return organizer.StandingsOf(ctx, db, t, games)
 	}
 	hs := newTestServer(t, Config{Store: db, NATS: conn("web"), Standings: standings})
 	lt := &liveTournament{db: db, id: id, url: hs.URL, done: make(chan referee.Result, 64), errc: make(chan error, 1)}

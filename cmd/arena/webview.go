@@ -44,8 +44,8 @@ type webView struct {
 // startWebView serves the web view of db on addr (checked by checkWebListen), following
 // the games in progress on nc when it is not nil.
 func startWebView(addr string, db store.Store, nc *nats.Conn, log zerolog.Logger, flag string) (*webView, error) {
-	standings := func(ctx context.Context, id int64) ([]protocol.StandingsRow, error) {
-		return organizer.Standings(ctx, db, id)
+	standings := func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error) {
+		return organizer.StandingsOf(ctx, db, t, games)
 	}
 	srv, err := web.New(web.Config{Store: db, NATS: nc, Standings: standings, Log: log})
 	if err != nil {

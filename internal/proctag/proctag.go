@@ -80,8 +80,11 @@ func Find(token string) ([]Proc, error) {
 	return found, nil
 }
 
-// session reads the session id of a live process from /proc/PID/stat; ok is false for a
+// SessionOf reads the session id of a live process from /proc/PID/stat, as this process
+// sees it: 0 when the session's leader lies outside this PID namespace. ok is false for a
 // process that is gone or a zombie.
+func SessionOf(pid int) (id int, ok bool) { return session(pid) }
+
 func session(pid int) (id int, ok bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"reflect"
 	"slices"
@@ -352,7 +353,7 @@ func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
 // concurrency limit of Spec.Compile). The referee bounds the games in flight anyway, and a turn
 // left waiting behind other games' turns loses on time, whereas turns thinking side by
 // side only share the CPU: the agents stop at their deadlines. Every built-in agent is
-// safe for concurrent use (see players.RegisterAgent).
+// safe for concurrent use (see agent.Register).
 const BuiltinConcurrency = 256
 
 // builtinPool runs built-in agents as players, each with its own NATS connection (the same
@@ -422,24 +423,24 @@ func (p *builtinPool) acquire(names []string, agents map[string]AgentSpec, seed 
 }
 
 func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), error) {
-	agent, err := players.NewAgent(as.Agent, players.AgentConfig{Seed: seed, Params: as.Params})
+	a, err := agent.New(as.Agent, agent.Config{Seed: seed, Params: as.Params})
 	if err != nil {
 		return nil, err
 	}
 	nc, err := players.Connect(p.url, name, p.log, p.opts...)
 	if err != nil {
-		players.CloseAgent(agent)
+		agent.Close(a)
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	cfg := players.Config{
-		Name: name, Agent: as.Agent, Version: p.version, Games: players.AgentGames(as.Agent),
+		Name: name, Agent: as.Agent, Version: p.version, Games: agent.Games(as.Agent),
 		Concurrency: BuiltinConcurrency, Log: p.log, // Serve adds the player's name
 	}
 	go func() {
 		defer close(done)
-		if err := players.Serve(ctx, nc, cfg, agent); err != nil && !errors.Is(err, context.Canceled) {
+		if err := players.Serve(ctx, nc, cfg, a); err != nil && !errors.Is(err, context.Canceled) {
 			p.log.Error().Err(err).Str("player", name).Msg("built-in player stopped")
 		}
 	}()
@@ -447,7 +448,7 @@ func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), erro
 		cancel()
 		<-done
 		nc.Close()
-		if err := players.CloseAgent(agent); err != nil {
+		if err := agent.Close(a); err != nil {
 			p.log.Error().Err(err).Str("player", name).Msg("closing the agent")
 		}
 	}, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"reflect"
 	"regexp"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
@@ -105,7 +105,7 @@ func (s Spec) Builtin(name string) (AgentSpec, bool) {
 	if as, ok := s.Agents[name]; ok {
 		return as, true
 	}
-	if players.IsAgent(name) {
+	if agent.Known(name) {
 		return AgentSpec{Agent: name}, true
 	}
 	return AgentSpec{}, false
@@ -320,26 +320,26 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 		as, isBuiltin := s.Builtin(n)
 		switch {
 		case isBuiltin:
-			if !players.IsAgent(as.Agent) {
-				return Plan{}, fmt.Errorf("players: %s: unknown agent %q (built-in: %s)", n, as.Agent, strings.Join(players.AgentNames(), ", "))
+			if !agent.Known(as.Agent) {
+				return Plan{}, fmt.Errorf("players: %s: unknown agent %q (built-in: %s)", n, as.Agent, strings.Join(agent.Names(), ", "))
 			}
-			if !playsGame(players.AgentGames(as.Agent), g) {
+			if !playsGame(agent.Games(as.Agent), g) {
 				return Plan{}, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
 			}
 			// Build it once, so that a bad setting is reported now, not when games start.
-			a, err := players.NewAgent(as.Agent, players.AgentConfig{Params: as.Params})
+			a, err := agent.New(as.Agent, agent.Config{Params: as.Params})
 			if err != nil {
 				return Plan{}, fmt.Errorf("players: %s: %v", n, err)
 			}
-			if gc, ok := a.(players.GameChecker); ok {
+			if gc, ok := a.(agent.GameChecker); ok {
 				err = gc.CheckGame(g)
 			}
-			players.CloseAgent(a)
+			agent.Close(a)
 			if err != nil {
 				return Plan{}, fmt.Errorf("players: %s: %v", n, err)
 			}
 		case !external:
-			return Plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(players.AgentNames(), ", "))
+			return Plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(agent.Names(), ", "))
 		}
 	}
 	for n := range s.Agents {

@@ -1,8 +1,9 @@
 // Package players is the player side of Arena: the runtime that connects a move-choosing
-// Agent to a referee over NATS, and the registry of built-in agents (their packages live
-// below this one and register themselves from init functions).
+// agent.Agent to a referee over NATS. The agents themselves, built in (their packages
+// live below this one and register with package agent from init functions) or bridged
+// to outside engines (players/engine), know nothing of NATS.
 //
-// An Agent only chooses moves. Serve does everything else a player process must do under
+// An agent only chooses moves. Serve does everything else a player process must do under
 // protocol v1 (see docs/protocol.md):
 //
 //   - it subscribes to the player's turn and game subjects and to the lobby roll call;
@@ -58,7 +59,7 @@
 //	nc, err := players.Connect("nats://127.0.0.1:4222", "arena player alice", log)
 //	if err != nil { ... }
 //	defer nc.Close()
-//	a, err := players.NewAgent("random", players.AgentConfig{Seed: 1})
+//	a, err := agent.New("random", agent.Config{Seed: 1})
 //	if err != nil { ... }
 //	err = players.Serve(ctx, nc, players.Config{Name: "alice", Agent: "random", Concurrency: 8, Log: log}, a)
 package players

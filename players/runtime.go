@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/protocol"
 )
@@ -84,7 +85,7 @@ type Config struct {
 	// own goroutine; turns and notices of one game are still handled one at a time, in
 	// the order they arrived (see the package documentation). Zero means 1: one event at
 	// a time, so the agent is never called concurrently. Above 1 the agent must be safe
-	// for concurrent use, as every registered agent is (see RegisterAgent).
+	// for concurrent use, as every registered agent is (see agent.Register).
 	Concurrency int
 }
 
@@ -213,7 +214,7 @@ func errorLogger(log zerolog.Logger) nats.ErrHandler {
 // that had arrived has been handled (turns are answered; the agent sees a cancelled
 // context); no goroutine of Serve outlives it. It returns an error when the config is
 // invalid, when subscribing fails, or when the connection is closed under it.
-func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
+func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a agent.Agent) error {
 	cfg, err := cfg.check()
 	if err != nil {
 		return err
@@ -235,7 +236,7 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a Agent) error {
 		turnSubject: protocol.TurnSubject(cfg.Name),
 		gameSubject: protocol.GameSubject(cfg.Name),
 	}
-	p.learner, _ = a.(Learner)
+	p.learner, _ = a.(agent.Learner)
 
 	var subs []*nats.Subscription
 	for _, s := range []struct {
@@ -305,8 +306,8 @@ type event struct {
 type runner struct {
 	nc      *nats.Conn
 	cfg     Config
-	agent   Agent
-	learner Learner
+	agent   agent.Agent
+	learner agent.Learner
 	log     zerolog.Logger
 
 	turnSubject, gameSubject string
@@ -589,7 +590,7 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 	// search) would overrun by each increase of the reserve, and the lag would feed on
 	// itself.
 	unmoved := arrival.Add(move - p.cfg.reserve(move, 0))
-	t := Turn{
+	t := agent.Turn{
 		GameID:      req.GameID,
 		Game:        g,
 		State:       st.Clone(),
@@ -652,7 +653,7 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 
 // choose calls the agent with a context that ends at the turn's deadline, turning a panic
 // into an error.
-func (p *runner) choose(ctx context.Context, t Turn) (d Decision, err error) {
+func (p *runner) choose(ctx context.Context, t agent.Turn) (d agent.Decision, err error) {
 	ctx, cancel := context.WithDeadline(ctx, t.Deadline)
 	defer cancel()
 	defer func() {

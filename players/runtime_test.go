@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"runtime"
 	"slices"
@@ -92,7 +93,7 @@ func nextHello(t *testing.T, hellos <-chan protocol.Hello, within time.Duration)
 
 // serve runs players.Serve in the background; the returned function cancels it and
 // returns its result.
-func serve(t *testing.T, nc *nats.Conn, cfg players.Config, a players.Agent) (stop func() error) {
+func serve(t *testing.T, nc *nats.Conn, cfg players.Config, a agent.Agent) (stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -120,13 +121,13 @@ func serve(t *testing.T, nc *nats.Conn, cfg players.Config, a players.Agent) (st
 
 // setup starts a server, a fake referee that welcomes everyone, and a player named
 // "alice" serving a, and waits until the player has said hello (and so is subscribed).
-func setup(t *testing.T, a players.Agent) (referee *nats.Conn, stop func() error) {
+func setup(t *testing.T, a agent.Agent) (referee *nats.Conn, stop func() error) {
 	t.Helper()
 	return setupConcurrent(t, a, 0)
 }
 
 // setupConcurrent is setup with a Config.Concurrency.
-func setupConcurrent(t *testing.T, a players.Agent, concurrency int) (referee *nats.Conn, stop func() error) {
+func setupConcurrent(t *testing.T, a agent.Agent, concurrency int) (referee *nats.Conn, stop func() error) {
 	t.Helper()
 	url := startNATS(t)
 	referee = connect(t, url)
@@ -164,12 +165,12 @@ func ask(t *testing.T, nc *nats.Conn, req protocol.TurnRequest) protocol.TurnRep
 
 func TestServeRejectsBadConfig(t *testing.T) {
 	nc := connect(t, startNATS(t))
-	a := players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) { return players.Decision{}, nil })
+	a := agent.Func(func(context.Context, agent.Turn) (agent.Decision, error) { return agent.Decision{}, nil })
 	tests := []struct {
 		name string
 		nc   *nats.Conn
 		cfg  players.Config
-		a    players.Agent
+		a    agent.Agent
 		want string
 	}{
 		{"empty name", nc, players.Config{}, a, "player name"},
@@ -195,7 +196,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 func TestServeFailsOnClosedConnection(t *testing.T) {
 	nc := connect(t, startNATS(t))
 	nc.Close()
-	err := players.Serve(context.Background(), nc, players.Config{Name: "p"}, players.AgentFunc(nil))
+	err := players.Serve(context.Background(), nc, players.Config{Name: "p"}, agent.Func(nil))
 	if !errors.Is(err, nats.ErrConnectionClosed) {
 		t.Fatalf("Serve on a closed connection: %v, want ErrConnectionClosed", err)
 	}
@@ -207,7 +208,7 @@ func TestServeFailsWhenConnectionCloses(t *testing.T) {
 	nc := connect(t, url)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- players.Serve(context.Background(), nc, players.Config{Name: "alice", HelloRetry: time.Hour}, players.AgentFunc(nil))
+		errc <- players.Serve(context.Background(), nc, players.Config{Name: "alice", HelloRetry: time.Hour}, agent.Func(nil))
 	}()
 	nextHello(t, hellos, wait)
 	nc.Close()
@@ -233,7 +234,7 @@ func TestHelloRetriedUntilRefereeAppears(t *testing.T) {
 	serve(t, connect(t, url), players.Config{
 		Name: "alice", Agent: "random", Version: "1.2", Games: []string{"othello"},
 		HelloRetry: 20 * time.Millisecond,
-	}, players.AgentFunc(nil))
+	}, agent.Func(nil))
 	// The player's first hellos find no responders; only a retry can reach a referee that
 	// starts later.
 	time.Sleep(100 * time.Millisecond)
@@ -254,7 +255,7 @@ func TestHelloRetriedUntilRefereeAppears(t *testing.T) {
 func TestHelloRepeatedAsHeartbeat(t *testing.T) {
 	url := startNATS(t)
 	hellos := fakeReferee(t, connect(t, url), 50)
-	serve(t, connect(t, url), players.Config{Name: "alice", HelloRetry: time.Hour}, players.AgentFunc(nil))
+	serve(t, connect(t, url), players.Config{Name: "alice", HelloRetry: time.Hour}, agent.Func(nil))
 	for range 3 {
 		nextHello(t, hellos, wait)
 	}
@@ -264,7 +265,7 @@ func TestRollCallTriggersHello(t *testing.T) {
 	url := startNATS(t)
 	referee := connect(t, url)
 	hellos := fakeReferee(t, referee, 3_600_000)
-	serve(t, connect(t, url), players.Config{Name: "alice", HelloRetry: time.Hour}, players.AgentFunc(nil))
+	serve(t, connect(t, url), players.Config{Name: "alice", HelloRetry: time.Hour}, agent.Func(nil))
 	nextHello(t, hellos, wait)
 
 	// A malformed roll call is ignored; a good one brings a hello at once, although the
@@ -282,13 +283,13 @@ func TestRollCallTriggersHello(t *testing.T) {
 }
 
 func TestTurnIsAnswered(t *testing.T) {
-	var got players.Turn
-	agent := players.AgentFunc(func(ctx context.Context, turn players.Turn) (players.Decision, error) {
+	var got agent.Turn
+	agent := agent.Func(func(ctx context.Context, turn agent.Turn) (agent.Decision, error) {
 		got = turn
 		if _, ok := ctx.Deadline(); !ok {
 			t.Error("agent context has no deadline")
 		}
-		return players.Decision{Move: 2, Info: protocol.SearchInfo{Depth: 3, Nodes: 40, Score: 0.5, PV: []string{"2", "1"}}}, nil
+		return agent.Decision{Move: 2, Info: protocol.SearchInfo{Depth: 3, Nodes: 40, Score: 0.5, PV: []string{"2", "1"}}}, nil
 	})
 	referee, _ := setup(t, agent)
 
@@ -317,43 +318,43 @@ func TestTurnIsAnswered(t *testing.T) {
 func TestAgentFailuresStillYieldLegalMoves(t *testing.T) {
 	tests := []struct {
 		name string
-		fn   func(context.Context, players.Turn) (players.Decision, error)
+		fn   func(context.Context, agent.Turn) (agent.Decision, error)
 		want string
 	}{
-		{"error", func(context.Context, players.Turn) (players.Decision, error) {
-			return players.Decision{}, errors.New("out of ideas")
+		{"error", func(context.Context, agent.Turn) (agent.Decision, error) {
+			return agent.Decision{}, errors.New("out of ideas")
 		}, "1"},
-		{"panic", func(context.Context, players.Turn) (players.Decision, error) {
+		{"panic", func(context.Context, agent.Turn) (agent.Decision, error) {
 			panic("boom")
 		}, "1"},
-		{"illegal move", func(context.Context, players.Turn) (players.Decision, error) {
-			return players.Decision{Move: 7}, nil
+		{"illegal move", func(context.Context, agent.Turn) (agent.Decision, error) {
+			return agent.Decision{Move: 7}, nil
 		}, "1"},
-		{"move of a modified legal list", func(_ context.Context, t players.Turn) (players.Decision, error) {
+		{"move of a modified legal list", func(_ context.Context, t agent.Turn) (agent.Decision, error) {
 			t.Legal[0] = 9 // the runtime must judge by its own copy
-			return players.Decision{Move: 9}, nil
+			return agent.Decision{Move: 9}, nil
 		}, "1"},
-		{"ignores deadline", func(ctx context.Context, _ players.Turn) (players.Decision, error) {
+		{"ignores deadline", func(ctx context.Context, _ agent.Turn) (agent.Decision, error) {
 			<-ctx.Done()
-			return players.Decision{}, ctx.Err()
+			return agent.Decision{}, ctx.Err()
 		}, "1"},
-		{"resign", func(context.Context, players.Turn) (players.Decision, error) {
-			return players.Decision{Resign: true}, nil
+		{"resign", func(context.Context, agent.Turn) (agent.Decision, error) {
+			return agent.Decision{Resign: true}, nil
 		}, protocol.Resign},
-		{"crashed", func(context.Context, players.Turn) (players.Decision, error) {
-			return players.Decision{Crashed: "exit status 3"}, nil
+		{"crashed", func(context.Context, agent.Turn) (agent.Decision, error) {
+			return agent.Decision{Crashed: "exit status 3"}, nil
 		}, protocol.Resign},
-		{"unencodable info", func(context.Context, players.Turn) (players.Decision, error) {
+		{"unencodable info", func(context.Context, agent.Turn) (agent.Decision, error) {
 			pv := make([]string, 1000)
 			for i := range pv {
 				pv[i] = "1"
 			}
-			return players.Decision{Move: 2, Info: protocol.SearchInfo{Depth: -1, Nodes: -5, Score: math.NaN(), PV: pv}}, nil
+			return agent.Decision{Move: 2, Info: protocol.SearchInfo{Depth: -1, Nodes: -5, Score: math.NaN(), PV: pv}}, nil
 		}, "2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			referee, _ := setup(t, players.AgentFunc(tt.fn))
+			referee, _ := setup(t, agent.Func(tt.fn))
 			req := turnRequest("g-2", 0, "0 0", "1", "2")
 			req.Clock.MoveMS = 100
 			if r := ask(t, referee, req); r.Move != tt.want {
@@ -372,8 +373,8 @@ func TestAgentFailuresStillYieldLegalMoves(t *testing.T) {
 }
 
 func TestBadRequestsGetNoReply(t *testing.T) {
-	referee, _ := setup(t, players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) {
-		return players.Decision{Move: 1}, nil
+	referee, _ := setup(t, agent.Func(func(context.Context, agent.Turn) (agent.Decision, error) {
+		return agent.Decision{Move: 1}, nil
 	}))
 	unknownGame := turnRequest("g1", 0, "0 0")
 	unknownGame.Game = "no-such-game"
@@ -411,7 +412,7 @@ func TestBadRequestsGetNoReply(t *testing.T) {
 }
 
 type learner struct {
-	players.AgentFunc
+	agent.Func
 	started, ended chan protocol.GameNotice
 }
 
@@ -460,8 +461,8 @@ func TestNoticesReachLearner(t *testing.T) {
 }
 
 func TestServeStopsOnCancel(t *testing.T) {
-	referee, stop := setup(t, players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) {
-		return players.Decision{Move: 1}, nil
+	referee, stop := setup(t, agent.Func(func(context.Context, agent.Turn) (agent.Decision, error) {
+		return agent.Decision{Move: 1}, nil
 	}))
 	ask(t, referee, turnRequest("g1", 0, "0 0"))
 	if err := stop(); err != nil {
@@ -476,10 +477,10 @@ func TestServeStopsOnCancel(t *testing.T) {
 
 func TestServeAnswersPendingTurnOnCancel(t *testing.T) {
 	entered := make(chan struct{})
-	referee, stop := setup(t, players.AgentFunc(func(ctx context.Context, _ players.Turn) (players.Decision, error) {
+	referee, stop := setup(t, agent.Func(func(ctx context.Context, _ agent.Turn) (agent.Decision, error) {
 		close(entered)
 		<-ctx.Done() // a long search, cut short by the shutdown
-		return players.Decision{Move: 2}, nil
+		return agent.Decision{Move: 2}, nil
 	}))
 	req := turnRequest("g1", 0, "0 0", "1", "2")
 	req.Clock.MoveMS = 60_000
@@ -507,7 +508,7 @@ func TestServeAnswersPendingTurnOnCancel(t *testing.T) {
 
 // call is one Choose call of a gate, held until release is closed.
 type call struct {
-	turn    players.Turn
+	turn    agent.Turn
 	at      time.Time // when Choose was called
 	release chan struct{}
 }
@@ -536,7 +537,7 @@ func (g *gate) note(s string) {
 	g.history = append(g.history, s)
 }
 
-func (g *gate) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (g *gate) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	g.mu.Lock()
 	g.inside++
 	g.most = max(g.most, g.inside)
@@ -558,7 +559,7 @@ func (g *gate) Choose(ctx context.Context, t players.Turn) (players.Decision, er
 	case <-c.release:
 	case <-done:
 	}
-	return players.Decision{Move: t.Legal[len(t.Legal)-1]}, nil
+	return agent.Decision{Move: t.Legal[len(t.Legal)-1]}, nil
 }
 
 func (g *gate) GameStarted(n protocol.GameNotice) { g.note("start " + n.GameID); g.notices <- n }
@@ -890,13 +891,13 @@ func TestServeLeavesNoGoroutines(t *testing.T) {
 func TestRawAndNoReply(t *testing.T) {
 	tests := []struct {
 		name    string
-		d       players.Decision
+		d       agent.Decision
 		want    string // the move sent; "" for no reply
 		noReply bool
 	}{
-		{"raw illegal text goes out as it is", players.Decision{Raw: "z9"}, "z9", false},
-		{"raw legal text", players.Decision{Raw: "1"}, "1", false},
-		{"no reply", players.Decision{NoReply: true}, "", true},
+		{"raw illegal text goes out as it is", agent.Decision{Raw: "z9"}, "z9", false},
+		{"raw legal text", agent.Decision{Raw: "1"}, "1", false},
+		{"no reply", agent.Decision{NoReply: true}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -904,7 +905,7 @@ func TestRawAndNoReply(t *testing.T) {
 			referee := connect(t, url)
 			hellos := fakeReferee(t, referee, 60_000)
 			nc := connect(t, url)
-			a := players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) { return tt.d, nil })
+			a := agent.Func(func(context.Context, agent.Turn) (agent.Decision, error) { return tt.d, nil })
 			serve(t, nc, players.Config{Name: "alice", HelloRetry: 20 * time.Millisecond}, a)
 			nextHello(t, hellos, wait)
 			req := longTurn("g1", 0)
@@ -932,7 +933,7 @@ func TestReserveAdaptsToOverruns(t *testing.T) {
 	var mu sync.Mutex
 	var left []time.Duration // the time each turn's deadline left the agent from its start
 	overrun := 40 * time.Millisecond
-	agent := players.AgentFunc(func(ctx context.Context, turn players.Turn) (players.Decision, error) {
+	agent := agent.Func(func(ctx context.Context, turn agent.Turn) (agent.Decision, error) {
 		mu.Lock()
 		left = append(left, time.Until(turn.Deadline))
 		first := len(left) == 1
@@ -940,7 +941,7 @@ func TestReserveAdaptsToOverruns(t *testing.T) {
 		if first {
 			time.Sleep(time.Until(turn.Deadline) + overrun)
 		}
-		return players.Decision{Move: 1}, nil
+		return agent.Decision{Move: 1}, nil
 	})
 	referee, _ := setup(t, agent)
 	req := turnRequest("g1", 0, "4 0", "1", "2")
@@ -964,12 +965,12 @@ func TestReserveAdaptsToOverruns(t *testing.T) {
 func TestLagDoesNotFeedOnItself(t *testing.T) {
 	var mu sync.Mutex
 	var left []time.Duration
-	agent := players.AgentFunc(func(ctx context.Context, turn players.Turn) (players.Decision, error) {
+	agent := agent.Func(func(ctx context.Context, turn agent.Turn) (agent.Decision, error) {
 		mu.Lock()
 		left = append(left, time.Until(turn.Deadline))
 		mu.Unlock()
 		time.Sleep(460 * time.Millisecond) // 500ms a move less the 20ms reserve is 480ms
-		return players.Decision{Move: 1}, nil
+		return agent.Decision{Move: 1}, nil
 	})
 	referee, _ := setup(t, agent)
 	req := turnRequest("g1", 0, "4 0", "1", "2")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"strings"
 	"sync"
 	"testing"
@@ -82,8 +83,8 @@ func protocolHello(name string) []byte {
 }
 
 // instant plays the first legal move at once.
-var instant = players.AgentFunc(func(_ context.Context, t players.Turn) (players.Decision, error) {
-	return players.Decision{Move: t.Legal[0]}, nil
+var instant = agent.Func(func(_ context.Context, t agent.Turn) (agent.Decision, error) {
+	return agent.Decision{Move: t.Legal[0]}, nil
 })
 
 // A client flooding the lobby must cost the games being played nothing: while two real

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"github.com/arenaref/arena/agent"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -80,7 +81,7 @@ func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace ti
 
 	external := slow != ""
 	if external {
-		agent := players.AgentFunc(func(ctx context.Context, turn players.Turn) (players.Decision, error) {
+		agent := agent.Func(func(ctx context.Context, turn agent.Turn) (agent.Decision, error) {
 			select {
 			case <-time.After(pace):
 			case <-ctx.Done():
@@ -97,7 +98,7 @@ func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace ti
 					best, fewest = m, n
 				}
 			}
-			return players.Decision{Move: best, Info: protocol.SearchInfo{Depth: 1, Nodes: int64(len(turn.Legal)), Note: note}}, nil
+			return agent.Decision{Move: best, Info: protocol.SearchInfo{Depth: 1, Nodes: int64(len(turn.Legal)), Note: note}}, nil
 		})
 		pctx, stop := context.WithCancel(ctx)
 		pc := conn(slow)

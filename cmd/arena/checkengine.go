@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
@@ -256,7 +256,7 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 				cl.MovesToGo = n - own%n
 			}
 			begin := time.Now()
-			t := players.Turn{GameID: "check-clock", Game: c.g, State: st.Clone(), Seat: seat, Legal: legal,
+			t := agent.Turn{GameID: "check-clock", Game: c.g, State: st.Clone(), Seat: seat, Legal: legal,
 				Moves: slices.Clone(moves), Clock: cl, Deadline: begin.Add(left)}
 			mctx, cancel := context.WithDeadline(ctx, t.Deadline)
 			dec, err := c.dialect.Move(mctx, rec, t)
@@ -409,23 +409,23 @@ func describeFailure(err error, limit string, starting bool) string {
 }
 
 // checkTurn builds the turn after moves, with the check's move time.
-func checkTurn(g game.Game, moves []string, moveTime time.Duration) (players.Turn, error) {
+func checkTurn(g game.Game, moves []string, moveTime time.Duration) (agent.Turn, error) {
 	s := g.NewState()
 	for _, text := range moves {
 		m, err := s.ParseMove(text)
 		if err != nil {
-			return players.Turn{}, err
+			return agent.Turn{}, err
 		}
 		if err := s.Play(m); err != nil {
-			return players.Turn{}, err
+			return agent.Turn{}, err
 		}
 	}
 	seat := s.ToMove()
 	if seat < 0 {
-		return players.Turn{}, fmt.Errorf("no single seat to move after %s", strings.Join(moves, " "))
+		return agent.Turn{}, fmt.Errorf("no single seat to move after %s", strings.Join(moves, " "))
 	}
 	ms := moveTime.Milliseconds()
-	return players.Turn{
+	return agent.Turn{
 		GameID:   "check",
 		Game:     g,
 		State:    s,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/arenaref/arena/agent"
 	"io"
 	"net/url"
 	"os"
@@ -17,7 +18,6 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -185,17 +185,17 @@ func TestComposeFile(t *testing.T) {
 			if len(s.Command) == 0 || s.Command[0] != "player" {
 				return
 			}
-			agent, _ := flagValue(s.Command, "agent")
+			agentName, _ := flagValue(s.Command, "agent")
 			pname, ok := flagValue(s.Command, "name")
 			if !ok {
-				pname = agent
+				pname = agentName
 			}
-			if !players.IsAgent(agent) {
-				t.Errorf("--agent %q is not a built-in agent", agent)
+			if !agent.Known(agentName) {
+				t.Errorf("--agent %q is not a built-in agent", agentName)
 			}
 			// The referee starts its own player for a built-in agent's name, which would
 			// then have two processes behind it.
-			if !protocol.ValidName(pname) || players.IsAgent(pname) {
+			if !protocol.ValidName(pname) || agent.Known(pname) {
 				t.Errorf("player name %q: want a valid name that is not a built-in agent's", pname)
 			}
 			playerNames = append(playerNames, pname)

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"io"
 	"math/rand/v2"
 	"strconv"
@@ -16,7 +17,6 @@ import (
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/internal/plot"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/experience"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/local"
@@ -179,7 +179,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 			params["fb."+k] = v
 		}
 	}
-	gina, err := experience.New(players.AgentConfig{Seed: int64(*seed), Params: params})
+	gina, err := experience.New(agent.Config{Seed: int64(*seed), Params: params})
 	if err != nil {
 		return err
 	}
@@ -187,14 +187,14 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err := gina.CheckGame(g); err != nil {
 		return err
 	}
-	opps := make([]players.Agent, len(ops))
+	opps := make([]agent.Agent, len(ops))
 	for i, o := range ops {
-		a, err := players.NewAgent(o.Agent, players.AgentConfig{Seed: int64(*seed) + int64(i) + 1, Params: o.Params})
+		a, err := agent.New(o.Agent, agent.Config{Seed: int64(*seed) + int64(i) + 1, Params: o.Params})
 		if err != nil {
 			return usagef("--opponents: %s: %v", o.Name, err)
 		}
-		defer players.CloseAgent(a)
-		if gc, ok := a.(players.GameChecker); ok {
+		defer agent.Close(a)
+		if gc, ok := a.(agent.GameChecker); ok {
 			if err := gc.CheckGame(g); err != nil {
 				return usagef("--opponents: %s: %v", o.Name, err)
 			}

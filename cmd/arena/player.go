@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/arenaref/arena/agent"
 	"io"
 	"strings"
 
@@ -17,7 +18,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
 	name := fs.String("name", "", "player name, unique on the bus (default: the credentials' name, or else the agent's name)")
 	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
-	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(players.AgentNames(), ", "))
+	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(agent.Names(), ", "))
 	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
 	params := fs.String("params", "", "the agent's settings, comma-separated key=value (minimax: depth=4,tt=64)")
 	concurrency := fs.Int("concurrency", organizer.BuiltinConcurrency,
@@ -31,7 +32,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	if *agentName == "" {
-		return usagef("--agent is required (built-in: %s)", strings.Join(players.AgentNames(), ", "))
+		return usagef("--agent is required (built-in: %s)", strings.Join(agent.Names(), ", "))
 	}
 	credOpts, cred, playerName, err := playerIdentity(*credPath, *name)
 	if err != nil {
@@ -54,11 +55,11 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		}
 		settings[k] = v
 	}
-	agent, err := players.NewAgent(*agentName, players.AgentConfig{Seed: *seed, Params: settings})
+	a, err := agent.New(*agentName, agent.Config{Seed: *seed, Params: settings})
 	if err != nil {
 		return usagef("--agent: %v", err)
 	}
-	defer players.CloseAgent(agent)
+	defer agent.Close(a)
 	nc, err := players.Connect(*url, *name, log, credOpts...)
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
@@ -67,9 +68,9 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	log.Info().Str("name", *name).Str("agent", *agentName).Int("concurrency", *concurrency).
 		Str("nats", nc.ConnectedUrl()).Msg("player ready")
 	err = players.Serve(ctx, nc, players.Config{
-		Name: *name, Agent: *agentName, Version: version, Games: players.AgentGames(*agentName),
+		Name: *name, Agent: *agentName, Version: version, Games: agent.Games(*agentName),
 		Concurrency: *concurrency, Log: log,
-	}, agent)
+	}, a)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

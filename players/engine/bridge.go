@@ -4,20 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"strings"
 	"sync"
 
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
 // ErrClosed is returned by a Bridge's methods after Close.
 var ErrClosed = errors.New("engine: the bridge is closed")
 
-// Bridge is a players.Agent (and players.Learner) that plays through an external engine
+// Bridge is a agent.Agent (and agent.Learner) that plays through an external engine
 // program: it starts the program, speaks to it in a Dialect, and turns each turn into a
 // move command and each game notice into the dialect's new-game and game-over commands.
 //
@@ -68,8 +68,8 @@ type Bridge struct {
 }
 
 var (
-	_ players.Agent   = (*Bridge)(nil)
-	_ players.Learner = (*Bridge)(nil)
+	_ agent.Agent   = (*Bridge)(nil)
+	_ agent.Learner = (*Bridge)(nil)
 )
 
 // NewBridge returns a Bridge that runs argv (the program and its arguments) with opts and
@@ -121,21 +121,21 @@ func (b *Bridge) Pid() int {
 }
 
 // Choose asks the engine for a move. See Bridge for what it does when the engine fails.
-func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	ctx, stop := b.join(ctx)
 	defer stop()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return players.Decision{}, ErrClosed
+		return agent.Decision{}, ErrClosed
 	}
 	log := b.log.With().Str("game_id", t.GameID).Int("ply", len(t.Moves)).Logger()
-	resign := players.Decision{Resign: true}
+	resign := agent.Decision{Resign: true}
 
 	b.reap()
 	if err := b.ensure(ctx); err != nil {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return players.Decision{}, err
+			return agent.Decision{}, err
 		}
 		log.Error().Err(err).Msg("resigning: the engine could not be started")
 		return resign, nil
@@ -145,7 +145,7 @@ func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, 
 		if err := b.newGame(ctx, t.GameID, t.Game, t.Seat); err != nil {
 			if how, dead := b.crashed(); dead {
 				log.Error().Err(err).Str("exit", how).Msg("the engine crashed taking the game; the game is given up as crashed and the engine restarted for the next turn")
-				return players.Decision{Crashed: how}, nil
+				return agent.Decision{Crashed: how}, nil
 			}
 			log.Warn().Err(err).Msg("the engine did not take the new game")
 		}
@@ -163,7 +163,7 @@ func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, 
 			b.drop()
 		}
 		log.Error().Str("exit", how).Msg("the engine crashed choosing its move; this game is given up as crashed, the engine is restarted for the next turn")
-		return players.Decision{Crashed: how}, nil
+		return agent.Decision{Crashed: how}, nil
 	}
 	var (
 		ae   *AnswerError
@@ -172,17 +172,17 @@ func (b *Bridge) Choose(ctx context.Context, t players.Turn) (players.Decision, 
 	)
 	switch {
 	case errors.Is(err, context.Canceled):
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	case errors.Is(err, context.DeadlineExceeded):
 		// The referee decides on its own clock: the game is lost on time, as it should be.
 		log.Error().Err(err).Msg("the engine did not answer in time; leaving the turn unanswered")
-		out = players.Decision{NoReply: true}
+		out = agent.Decision{NoReply: true}
 	case errors.As(err, &ae) && ae.Line != "":
 		// Pass the engine's own words on, so the referee judges and records them
 		// (illegal_move, or protocol_error for a line too long to be a move).
 		line = ae.Line
 		log.Warn().Str("line", clipQuote(line)).Str("why", clipQuote(ae.Reason)).Msg("passing the engine's answer to the referee as it is")
-		out = players.Decision{Raw: rawMove(line)}
+		out = agent.Decision{Raw: rawMove(line)}
 	default:
 		log.Error().Err(err).Msg("resigning: the engine's answer cannot be played")
 	}

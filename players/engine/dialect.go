@@ -2,9 +2,9 @@ package engine
 
 import (
 	"context"
+	"github.com/arenaref/arena/agent"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -38,7 +38,7 @@ type Dialect interface {
 	// Move asks for a move in the turn's position and returns the engine's answer; ctx ends
 	// at the turn's deadline. Every line the engine sent for this turn is in Transcript
 	// order in the returned error when it fails, so check-engine can quote it.
-	Move(ctx context.Context, c LineConn, t players.Turn) (players.Decision, error)
+	Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Decision, error)
 	// GameOver tells the engine how the game ended.
 	GameOver(ctx context.Context, c LineConn, n protocol.GameNotice) error
 	// Quit asks the engine to exit.

@@ -21,7 +21,7 @@
 //   - A Dialect (NewLine, NewGTP, NewNBoard) turns handshakes, games and turns into a
 //     protocol's commands and judges the engine's answers. Bad answers of the line
 //     protocol come back as *AnswerError, quoting the engine's line exactly.
-//   - Bridge is a players.Agent on one engine process at a time: it starts the engine
+//   - Bridge is a agent.Agent on one engine process at a time: it starts the engine
 //     when first needed, restarts it after it dies (a death mid-game loses that game),
 //     and resigns the games in which the engine fails, as a tournament would forfeit them.
 //

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -134,9 +134,9 @@ func (d *gtp) NewGame(ctx context.Context, c LineConn, g game.Game, seat game.Se
 }
 
 // Move brings the engine's board to the turn's position and asks it for a move.
-func (d *gtp) Move(ctx context.Context, c LineConn, t players.Turn) (players.Decision, error) {
+func (d *gtp) Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Decision, error) {
 	var (
-		no players.Decision
+		no agent.Decision
 		tr transcript
 	)
 	if t.State == nil || len(t.Legal) == 0 {
@@ -173,7 +173,7 @@ func (d *gtp) Move(ctx context.Context, c LineConn, t players.Turn) (players.Dec
 	answer := strings.TrimSpace(gtpFirstLine(text))
 	if strings.EqualFold(answer, "resign") {
 		d.synced = false
-		return players.Decision{Resign: true}, nil
+		return agent.Decision{Resign: true}, nil
 	}
 	m, err := judgeEngineMove(t, line, answer, tr)
 	if err != nil {
@@ -182,7 +182,7 @@ func (d *gtp) Move(ctx context.Context, c LineConn, t players.Turn) (players.Dec
 	}
 	// GTP engines play their own generated move on their board.
 	d.played = append(d.played, t.State.MoveString(m))
-	return players.Decision{Move: m}, nil
+	return agent.Decision{Move: m}, nil
 }
 
 // GameOver tells the engine nothing: GTP has no command for it. The next game starts with
@@ -358,7 +358,7 @@ func gtpSideToMove(board string, seats []string) (game.Seat, bool) {
 
 // clock sends time_settings, when the game's clock is seen first or has changed, and
 // time_left, to an engine that knows them. A refusal only stops the command being sent.
-func (d *gtp) clock(ctx context.Context, c LineConn, t players.Turn, tr *transcript) error {
+func (d *gtp) clock(ctx context.Context, c LineConn, t agent.Turn, tr *transcript) error {
 	if t.Clock.MoveMS <= 0 && t.Clock.RemainingMS <= 0 {
 		return nil // no clock to tell of
 	}
@@ -411,7 +411,7 @@ func gtpTimeSettings(cl protocol.Clock) string {
 
 // gtpTimeLeft is the time_left command for the turn: the whole seconds the engine has until
 // the turn's deadline (lineClock), and the stones of the byo-yomi period it is in.
-func gtpTimeLeft(ctx context.Context, t players.Turn, colour string) string {
+func gtpTimeLeft(ctx context.Context, t agent.Turn, colour string) string {
 	move, remaining, _ := lineClock(ctx, t)
 	secs, stones := remaining/1000, t.Clock.MovesToGo
 	if t.Clock.PerMove {
@@ -557,7 +557,7 @@ type boardStep struct {
 
 // replayMoves plays the turn's moves from the game's initial position, for the seat that made
 // each one, and checks that they lead to the turn's position.
-func replayMoves(t players.Turn) ([]boardStep, error) {
+func replayMoves(t agent.Turn) ([]boardStep, error) {
 	s := t.Game.NewState()
 	steps := make([]boardStep, 0, len(t.Moves))
 	for i, text := range t.Moves {
@@ -604,7 +604,7 @@ func othelloBoardSize(g game.Game) (int, error) {
 // judgeEngineMove reads move, the move in the engine's answer line, in the turn's
 // position and checks that it is legal. Its errors are *AnswerError wrapping
 // game.ErrBadMove (no move at all) or game.ErrIllegalMove.
-func judgeEngineMove(t players.Turn, line, move string, tr transcript) (game.Move, error) {
+func judgeEngineMove(t agent.Turn, line, move string, tr transcript) (game.Move, error) {
 	if move == "" {
 		return 0, tr.fail(line, game.ErrBadMove, "the answer holds no move")
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"maps"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +19,6 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/grhinotest"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 )
@@ -217,7 +217,7 @@ func (e *gtpEngine) colourToMove(colour string) bool {
 }
 
 // turnAt returns the turn after moves in a game of g.
-func turnAt(t *testing.T, g game.Game, moves ...string) players.Turn {
+func turnAt(t *testing.T, g game.Game, moves ...string) agent.Turn {
 	t.Helper()
 	s := g.NewState()
 	for _, text := range moves {
@@ -229,7 +229,7 @@ func turnAt(t *testing.T, g game.Game, moves ...string) players.Turn {
 			t.Fatalf("%s: %v", text, err)
 		}
 	}
-	return players.Turn{
+	return agent.Turn{
 		GameID: "g1", Game: g, State: s, Seat: s.ToMove(),
 		Legal: s.LegalMoves(s.ToMove(), nil), Moves: append([]string(nil), moves...),
 		Clock:    protocol.Clock{MoveMS: 1000, RemainingMS: 1000, PerMove: true},
@@ -839,7 +839,7 @@ func TestGTPRefusedSetUp(t *testing.T) {
 // down from the time until the deadline.
 func TestGTPClock(t *testing.T) {
 	g := othello.New()
-	at := func(cl protocol.Clock, left time.Duration, moves ...string) players.Turn {
+	at := func(cl protocol.Clock, left time.Duration, moves ...string) agent.Turn {
 		turn := turnAt(t, g, moves...)
 		turn.Clock, turn.Deadline = cl, time.Now().Add(left)
 		return turn
@@ -850,24 +850,24 @@ func TestGTPClock(t *testing.T) {
 	tests := []struct {
 		name  string
 		extra []string
-		turns []players.Turn // played in one game, the engine white
-		sent  []string       // the time commands sent before each genmove, "|" between
+		turns []agent.Turn // played in one game, the engine white
+		sent  []string     // the time commands sent before each genmove, "|" between
 	}{
 		{name: "per move", extra: []string{"time_settings", "time_left"},
-			turns: []players.Turn{at(perMove, 1800*time.Millisecond, "d3"), at(perMove, 900*time.Millisecond, "d3", "c3", "c4")},
+			turns: []agent.Turn{at(perMove, 1800*time.Millisecond, "d3"), at(perMove, 900*time.Millisecond, "d3", "c3", "c4")},
 			sent:  []string{"time_settings 0 2 1|time_left white 1 1", "time_left white 0 1"}},
 		{name: "game clock", extra: []string{"time_settings", "time_left"},
-			turns: []players.Turn{at(game, 9800*time.Millisecond, "d3"),
+			turns: []agent.Turn{at(game, 9800*time.Millisecond, "d3"),
 				at(protocol.Clock{MoveMS: 7500, RemainingMS: 7500, IncrementMS: 100}, 7300*time.Millisecond, "d3", "c3", "c4")},
 			sent: []string{"time_settings 10 0 0|time_left white 9 0", "time_left white 7 0"}},
 		{name: "moves in a period", extra: []string{"time_settings", "time_left"},
-			turns: []players.Turn{at(periods, 59800*time.Millisecond, "d3"),
+			turns: []agent.Turn{at(periods, 59800*time.Millisecond, "d3"),
 				at(protocol.Clock{MoveMS: 50000, RemainingMS: 50000, MovesToGo: 39}, 49800*time.Millisecond, "d3", "c3", "c4")},
 			sent: []string{"time_settings 0 60 40|time_left white 59 40", "time_left white 49 39"}},
 		{name: "time_left only", extra: []string{"time_left"},
-			turns: []players.Turn{at(perMove, 1800*time.Millisecond, "d3")},
+			turns: []agent.Turn{at(perMove, 1800*time.Millisecond, "d3")},
 			sent:  []string{"time_left white 1 1"}},
-		{name: "neither", turns: []players.Turn{at(game, 9800*time.Millisecond, "d3")}, sent: []string{""}},
+		{name: "neither", turns: []agent.Turn{at(game, 9800*time.Millisecond, "d3")}, sent: []string{""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

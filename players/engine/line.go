@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"slices"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -92,9 +92,9 @@ func (d *lineDialect) NewGame(ctx context.Context, c LineConn, g game.Game, seat
 // Move sends position, moves, legal, time and go, then reads the answer: info lines are
 // kept as the move's search info, and the first other line (not empty, not a comment) is
 // judged.
-func (d *lineDialect) Move(ctx context.Context, c LineConn, t players.Turn) (players.Decision, error) {
+func (d *lineDialect) Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Decision, error) {
 	var (
-		no   players.Decision
+		no   agent.Decision
 		tr   transcript
 		info protocol.SearchInfo
 	)
@@ -151,10 +151,10 @@ func (d *lineDialect) Move(ctx context.Context, c LineConn, t players.Turn) (pla
 }
 
 // judgeLine reads the engine's answer: a legal move, alone on its line, or resign.
-func judgeLine(t players.Turn, line string, words []string, info protocol.SearchInfo, tr transcript) (players.Decision, error) {
-	var no players.Decision
+func judgeLine(t agent.Turn, line string, words []string, info protocol.SearchInfo, tr transcript) (agent.Decision, error) {
+	var no agent.Decision
 	if strings.EqualFold(words[0], "resign") && len(words) == 1 {
-		return players.Decision{Resign: true, Info: info}, nil
+		return agent.Decision{Resign: true, Info: info}, nil
 	}
 	if len(words) > 1 {
 		return no, tr.fail(line, fmt.Errorf("%w: more than one word", game.ErrBadMove),
@@ -175,7 +175,7 @@ func judgeLine(t players.Turn, line string, words []string, info protocol.Search
 		return no, tr.fail(line, game.ErrIllegalMove, "%s is not a legal move here; the legal moves are %s",
 			t.State.MoveString(m), strings.Join(legal, " "))
 	}
-	return players.Decision{Move: m, Info: info}, nil
+	return agent.Decision{Move: m, Info: info}, nil
 }
 
 // settleQuiet is how long an engine must stay silent, once it has given the answers it
@@ -263,7 +263,7 @@ func (t transcript) recvFail(line string, err error, want string) *AnswerError {
 // lineClock returns the time line's values in milliseconds: the time until the turn's
 // deadline (or ctx's, if earlier), never more than the move time; the remaining time less
 // what the bridge keeps back, never less than the move's; and the increment.
-func lineClock(ctx context.Context, t players.Turn) (move, remaining, inc int64) {
+func lineClock(ctx context.Context, t agent.Turn) (move, remaining, inc int64) {
 	move = t.Clock.MoveMS
 	deadline := t.Deadline
 	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +20,6 @@ import (
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/proctag"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 )
@@ -58,10 +58,10 @@ func lookupOthello(t testing.TB) game.Game {
 
 // bridgeTurn is the turn of the side to move in st, with moves the history and a move time of
 // tc from now.
-func bridgeTurn(g game.Game, id string, st game.State, moves []string, tc time.Duration) players.Turn {
+func bridgeTurn(g game.Game, id string, st game.State, moves []string, tc time.Duration) agent.Turn {
 	seat := st.ToMove()
 	ms := tc.Milliseconds()
-	return players.Turn{
+	return agent.Turn{
 		GameID: id, Game: g, State: st.Clone(), Seat: seat, Legal: st.LegalMoves(seat, nil),
 		Moves: append([]string(nil), moves...),
 		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms, PerMove: true}, Deadline: time.Now().Add(tc),
@@ -69,7 +69,7 @@ func bridgeTurn(g game.Game, id string, st game.State, moves []string, tc time.D
 }
 
 // choose calls b.Choose as the player runtime does: with a context ending at the deadline.
-func chooseAsRuntime(b *engine.Bridge, t players.Turn) (players.Decision, error) {
+func chooseAsRuntime(b *engine.Bridge, t agent.Turn) (agent.Decision, error) {
 	ctx, cancel := context.WithDeadline(context.Background(), t.Deadline)
 	defer cancel()
 	return b.Choose(ctx, t)

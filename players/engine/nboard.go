@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -97,9 +97,9 @@ func nboardGame(g game.Game) error {
 }
 
 // Move sends the game so far and asks for a move.
-func (d *nboard) Move(ctx context.Context, c LineConn, t players.Turn) (players.Decision, error) {
+func (d *nboard) Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Decision, error) {
 	var (
-		no players.Decision
+		no agent.Decision
 		tr transcript
 	)
 	if t.State == nil || len(t.Legal) == 0 {
@@ -137,10 +137,10 @@ func (d *nboard) Move(ctx context.Context, c LineConn, t players.Turn) (players.
 }
 
 // nboardDecision reads the answer "=== MOVE[/EVAL[/TIME]]"; rest is what follows "===".
-func nboardDecision(t players.Turn, line, rest string, tr transcript) (players.Decision, error) {
+func nboardDecision(t agent.Turn, line, rest string, tr transcript) (agent.Decision, error) {
 	fields := strings.Fields(rest)
 	if len(fields) == 0 {
-		return players.Decision{}, tr.fail(line, game.ErrBadMove, "the answer holds no move")
+		return agent.Decision{}, tr.fail(line, game.ErrBadMove, "the answer holds no move")
 	}
 	parts := strings.Split(fields[0], "/")
 	move := parts[0]
@@ -148,13 +148,13 @@ func nboardDecision(t players.Turn, line, rest string, tr transcript) (players.D
 		move = "pass"
 	}
 	if strings.EqualFold(move, "resign") {
-		return players.Decision{Resign: true}, nil
+		return agent.Decision{Resign: true}, nil
 	}
 	m, err := judgeEngineMove(t, line, move, tr)
 	if err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
-	dec := players.Decision{Move: m}
+	dec := agent.Decision{Move: m}
 	if len(parts) > 1 {
 		if v, err := strconv.ParseFloat(parts[1], 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			dec.Info.Score = v
@@ -230,7 +230,7 @@ func (d *nboard) note(line string) {
 // then the side to move) and the moves, upper case, PA for a pass. A history that does not
 // lead to the turn's position cannot happen with Arena's referee; should it, the position
 // itself is sent, without moves.
-func nboardGGF(t players.Turn) (string, error) {
+func nboardGGF(t agent.Turn) (string, error) {
 	start, steps := t.Game.NewState(), []boardStep(nil)
 	if s, err := replayMoves(t); err == nil {
 		steps = s

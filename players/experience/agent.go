@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"strings"
 	"sync"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -25,8 +25,8 @@ const DefaultFallback = "minimax"
 var defaultFallbackParams = map[string]string{"depth": "2", "ties": "random", "tt": "0", "exact": "0"}
 
 func init() {
-	players.RegisterAgent(Name, "Othello: experience-based learning (GINA): a base of positions met, backed-up outcomes, a fallback agent (base=PATH, size=N, fallback=AGENT, fb.KEY=VALUE, learn=false)",
-		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
+	agent.Register(Name, "Othello: experience-based learning (GINA): a base of positions met, backed-up outcomes, a fallback agent (base=PATH, size=N, fallback=AGENT, fb.KEY=VALUE, learn=false)",
+		[]string{othello.Name}, func(cfg agent.Config) (agent.Agent, error) { return New(cfg) })
 }
 
 // ErrNoBase is returned when the base parameter is missing.
@@ -37,7 +37,7 @@ var ErrNoBase = errors.New("experience: the base=PATH parameter is required")
 // played at once share the base, which serialises its updates.
 type Agent struct {
 	base     *Base
-	fallback players.Agent
+	fallback agent.Agent
 	learn    bool
 
 	mu      sync.Mutex
@@ -53,9 +53,9 @@ type gameStats struct {
 }
 
 var (
-	_ players.Agent       = (*Agent)(nil)
-	_ players.Learner     = (*Agent)(nil)
-	_ players.GameChecker = (*Agent)(nil)
+	_ agent.Agent       = (*Agent)(nil)
+	_ agent.Learner     = (*Agent)(nil)
+	_ agent.GameChecker = (*Agent)(nil)
 )
 
 // New opens the base and makes the fallback. Parameters:
@@ -66,7 +66,7 @@ var (
 //	fb.KEY=VALUE    a parameter of the fallback (default for minimax: depth=2, ties=random,
 //	                tt=0, exact=0; giving any fb. parameter replaces all of those)
 //	learn=false     consult the base but never add to it (a static copy, as an opponent)
-func New(cfg players.AgentConfig) (*Agent, error) {
+func New(cfg agent.Config) (*Agent, error) {
 	path, gameSpec, fb := "", othello.Name, DefaultFallback
 	learn := true
 	fbParams := map[string]string{}
@@ -107,13 +107,13 @@ func New(cfg players.AgentConfig) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experience: size: %w", err)
 	}
-	fallback, err := players.NewAgent(fb, players.AgentConfig{Seed: cfg.Seed, Params: fbParams})
+	fallback, err := agent.New(fb, agent.Config{Seed: cfg.Seed, Params: fbParams})
 	if err != nil {
 		return nil, fmt.Errorf("experience: fallback: %w", err)
 	}
 	base, err := Open(path, g.Name())
 	if err != nil {
-		players.CloseAgent(fallback)
+		agent.Close(fallback)
 		return nil, err
 	}
 	return &Agent{base: base, fallback: fallback, learn: learn, games: map[string]*gameStats{}}, nil
@@ -124,7 +124,7 @@ func (a *Agent) Base() *Base { return a.base }
 
 // Close closes the base and the fallback.
 func (a *Agent) Close() error {
-	players.CloseAgent(a.fallback)
+	agent.Close(a.fallback)
 	return a.base.Close()
 }
 
@@ -138,13 +138,13 @@ func (a *Agent) CheckGame(g game.Game) error {
 
 // Choose decides by the base (seed 004's aggressive personality), asking the fallback
 // when it must. The reply's note says which rule decided and the running hit rate.
-func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	s, ok := t.State.(*othello.State)
 	if !ok {
-		return players.Decision{}, errors.New("experience: position is not an Othello position")
+		return agent.Decision{}, agent.WrongGame("experience", t.GameName(), "it plays othello")
 	}
 	if err := a.CheckGame(s.Game()); err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	var fbInfo protocol.SearchInfo
 	adv, err := a.base.Advise(s, func() (game.Move, error) {
@@ -153,7 +153,7 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 		return d.Move, err
 	})
 	if err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	a.mu.Lock()
 	gs := a.game(t.GameID)
@@ -171,7 +171,7 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 		}
 	}
 	info.Note = fmt.Sprintf("experience: %s (%d of %d legal moves known); this game %d/%d from the base; base %d nodes", adv.Case, adv.Known, adv.Legal, hits, decisions, a.base.Nodes())
-	return players.Decision{Move: adv.Move, Info: info}, nil
+	return agent.Decision{Move: adv.Move, Info: info}, nil
 }
 
 // game returns the stats of a game, making them. a.mu must be held.

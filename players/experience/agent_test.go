@@ -3,13 +3,13 @@ package experience
 import (
 	"context"
 	"errors"
+	"github.com/arenaref/arena/agent"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/local"
 	_ "github.com/arenaref/arena/players/minimax"
 	"github.com/arenaref/arena/protocol"
@@ -17,7 +17,7 @@ import (
 
 func newAgent(t *testing.T, params map[string]string) *Agent {
 	t.Helper()
-	a, err := New(players.AgentConfig{Seed: 1, Params: params})
+	a, err := New(agent.Config{Seed: 1, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,9 +25,9 @@ func newAgent(t *testing.T, params map[string]string) *Agent {
 	return a
 }
 
-func opponent(t *testing.T, depth string) players.Agent {
+func opponent(t *testing.T, depth string) agent.Agent {
 	t.Helper()
-	a, err := players.NewAgent("minimax", players.AgentConfig{Params: map[string]string{"depth": depth, "tt": "0", "exact": "0"}})
+	a, err := agent.New("minimax", agent.Config{Params: map[string]string{"depth": depth, "tt": "0", "exact": "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,13 +54,13 @@ func TestAgentParams(t *testing.T) {
 		{"base of another game", map[string]string{"base": existing}, "othello:size=6"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New(players.AgentConfig{Params: tc.params})
+			_, err := New(agent.Config{Params: tc.params})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("New = %v, want an error mentioning %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := New(players.AgentConfig{Params: map[string]string{}}); !errors.Is(err, ErrNoBase) {
+	if _, err := New(agent.Config{Params: map[string]string{}}); !errors.Is(err, ErrNoBase) {
 		t.Errorf("no base: %v, want ErrNoBase", err)
 	}
 }

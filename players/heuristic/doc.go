@@ -40,7 +40,7 @@
 //	100  -25   10   10  -25  100
 //
 // Both break ties between equally good moves uniformly at random, from a source seeded by
-// players.AgentConfig.Seed, so a tournament is reproducible for a given seed. The source
+// agent.Config.Seed, so a tournament is reproducible for a given seed. The source
 // is guarded by a mutex, so one agent may answer turns of several games at once (the
 // games' interleaving then decides which game draws which number). Both pass when passing
 // is their only move, take no parameters, and refuse positions of other games with an

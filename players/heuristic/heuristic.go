@@ -2,8 +2,8 @@ package heuristic
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -11,21 +11,20 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
 func init() {
-	players.RegisterAgent("hp1", "Othello: corners first, then most discs; exact search in the last 6 empties",
-		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) {
-			if err := players.CheckParams(cfg.Params); err != nil {
+	agent.Register("hp1", "Othello: corners first, then most discs; exact search in the last 6 empties",
+		[]string{othello.Name}, func(cfg agent.Config) (agent.Agent, error) {
+			if err := cfg.Settings().Err(); err != nil {
 				return nil, err
 			}
 			return NewHP1(cfg.Seed), nil
 		})
-	players.RegisterAgent("hp2", "Othello: best square-weight table score after the move",
-		[]string{othello.Name}, func(cfg players.AgentConfig) (players.Agent, error) {
-			if err := players.CheckParams(cfg.Params); err != nil {
+	agent.Register("hp2", "Othello: best square-weight table score after the move",
+		[]string{othello.Name}, func(cfg agent.Config) (agent.Agent, error) {
+			if err := cfg.Settings().Err(); err != nil {
 				return nil, err
 			}
 			return NewHP2(cfg.Seed), nil
@@ -117,7 +116,7 @@ func cornerMask(size int) uint64 {
 }
 
 // ErrNotOthello is returned by the agents when asked to play another game.
-var ErrNotOthello = errors.New("heuristic: position is not an Othello position")
+var ErrNotOthello = agent.ErrWrongGame
 
 // picker breaks ties between equally good moves at random, from a seeded source, so that
 // an agent is reproducible for a seed yet does not always play the same game. The runtime
@@ -142,10 +141,10 @@ func (p *picker) pick(moves []game.Move) game.Move {
 }
 
 // position checks a turn and returns its Othello state, which carries the board size.
-func position(t players.Turn) (*othello.State, error) {
+func position(t agent.Turn) (*othello.State, error) {
 	s, ok := t.State.(*othello.State)
 	if !ok || s == nil {
-		return nil, fmt.Errorf("%w (got %T)", ErrNotOthello, t.State)
+		return nil, agent.WrongGame("heuristic", t.GameName(), "it plays othello")
 	}
 	if s.ToMove() == game.Terminal {
 		return nil, fmt.Errorf("heuristic: asked to move after the end of the game")
@@ -191,14 +190,14 @@ func NewHP1(seed int64) *HP1 { return &HP1{newPicker(seed)} }
 // Choose picks HP1's move. Info reports depth 1 and the disc count after the move when
 // greedy, or the number of empty squares searched, the nodes visited and the exact final
 // disc differential (own view) in the endgame.
-func (a *HP1) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (a *HP1) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	s, err := position(t)
 	if err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	mask := s.MoveMask()
 	if mask == 0 {
-		return players.Decision{Move: othello.Pass}, nil
+		return agent.Decision{Move: othello.Pass}, nil
 	}
 	if s.Empties() <= EndgameEmpties {
 		return a.endgame(s, mask), nil
@@ -210,20 +209,20 @@ func (a *HP1) Choose(ctx context.Context, t players.Turn) (players.Decision, err
 		own, _ := after(s, mv)
 		return bits.OnesCount64(own)
 	})
-	return players.Decision{
+	return agent.Decision{
 		Move: a.pick(best),
 		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
 	}, nil
 }
 
-func (a *HP1) endgame(s *othello.State, mask uint64) players.Decision {
+func (a *HP1) endgame(s *othello.State, mask uint64) agent.Decision {
 	var nodes int64
 	best, bestScore := bestMoves(mask, func(mv game.Move) int {
 		c := *s
 		_ = c.Play(mv) // legal: it comes from the move mask
 		return -solve(&c, &nodes)
 	})
-	return players.Decision{
+	return agent.Decision{
 		Move: a.pick(best),
 		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: nodes, Score: float64(bestScore)},
 	}
@@ -262,23 +261,23 @@ type HP2 struct{ picker }
 func NewHP2(seed int64) *HP2 { return &HP2{newPicker(seed)} }
 
 // Choose picks HP2's move. Info reports depth 1 and the table score after the move.
-func (a *HP2) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (a *HP2) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	s, err := position(t)
 	if err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	mask := s.MoveMask()
 	if mask == 0 {
-		return players.Decision{Move: othello.Pass}, nil
+		return agent.Decision{Move: othello.Pass}, nil
 	}
 	table := TableFor(s.Size())
 	if table == nil {
-		return players.Decision{}, fmt.Errorf("%w: no weight table for a %dx%d board", ErrNotOthello, s.Size(), s.Size())
+		return agent.Decision{}, agent.WrongGame("hp2", t.GameName(), fmt.Sprintf("no weight table for a %dx%d board", s.Size(), s.Size()))
 	}
 	best, bestScore := bestMoves(mask, func(mv game.Move) int {
 		return table.Score(after(s, mv))
 	})
-	return players.Decision{
+	return agent.Decision{
 		Move: a.pick(best),
 		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestScore)},
 	}, nil
@@ -302,6 +301,6 @@ func bestMoves(mask uint64, score func(game.Move) int) ([]game.Move, int) {
 }
 
 var (
-	_ players.Agent = (*HP1)(nil)
-	_ players.Agent = (*HP2)(nil)
+	_ agent.Agent = (*HP1)(nil)
+	_ agent.Agent = (*HP2)(nil)
 )

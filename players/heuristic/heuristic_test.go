@@ -3,6 +3,7 @@ package heuristic_test
 import (
 	"context"
 	"errors"
+	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/heuristic"
 )
 
@@ -23,8 +23,8 @@ func mustParse(t testing.TB, text string) *othello.State {
 	return s
 }
 
-func turn(s *othello.State) players.Turn {
-	return players.Turn{
+func turn(s *othello.State) agent.Turn {
+	return agent.Turn{
 		Game:  othello.New(),
 		State: s,
 		Seat:  s.ToMove(),
@@ -32,7 +32,7 @@ func turn(s *othello.State) players.Turn {
 	}
 }
 
-func choose(t testing.TB, a players.Agent, s *othello.State) players.Decision {
+func choose(t testing.TB, a agent.Agent, s *othello.State) agent.Decision {
 	t.Helper()
 	d, err := a.Choose(context.Background(), turn(s))
 	if err != nil {
@@ -46,14 +46,14 @@ func choose(t testing.TB, a players.Agent, s *othello.State) players.Decision {
 
 func TestRegistered(t *testing.T) {
 	for _, name := range []string{"hp1", "hp2"} {
-		if !slices.Equal(players.AgentGames(name), []string{"othello"}) {
-			t.Errorf("%s plays %v, want [othello]", name, players.AgentGames(name))
+		if !slices.Equal(agent.Games(name), []string{"othello"}) {
+			t.Errorf("%s plays %v, want [othello]", name, agent.Games(name))
 		}
-		if _, err := players.NewAgent(name, players.AgentConfig{Seed: 1}); err != nil {
-			t.Errorf("NewAgent(%s): %v", name, err)
+		if _, err := agent.New(name, agent.Config{Seed: 1}); err != nil {
+			t.Errorf("agent.New(%s): %v", name, err)
 		}
-		if _, err := players.NewAgent(name, players.AgentConfig{Params: map[string]string{"depth": "3"}}); err == nil {
-			t.Errorf("NewAgent(%s) with a parameter: no error", name)
+		if _, err := agent.New(name, agent.Config{Params: map[string]string{"depth": "3"}}); err == nil {
+			t.Errorf("agent.New(%s) with a parameter: no error", name)
 		}
 	}
 }
@@ -61,11 +61,11 @@ func TestRegistered(t *testing.T) {
 // The positions below come from random games. Texts list a1..h8 rank by rank; the side
 // to move is last.
 func TestChoices(t *testing.T) {
-	hp1 := func(seed int64) players.Agent { return heuristic.NewHP1(seed) }
-	hp2 := func(seed int64) players.Agent { return heuristic.NewHP2(seed) }
+	hp1 := func(seed int64) agent.Agent { return heuristic.NewHP1(seed) }
+	hp2 := func(seed int64) agent.Agent { return heuristic.NewHP2(seed) }
 	tests := []struct {
 		name  string
-		agent func(seed int64) players.Agent
+		agent func(seed int64) agent.Agent
 		pos   string
 		want  string
 		depth int
@@ -154,8 +154,8 @@ func TestChoices(t *testing.T) {
 type notOthello struct{ game.State }
 
 func TestErrors(t *testing.T) {
-	for _, a := range []players.Agent{heuristic.NewHP1(1), heuristic.NewHP2(1)} {
-		if _, err := a.Choose(context.Background(), players.Turn{State: notOthello{}, Legal: []game.Move{0}}); !errors.Is(err, heuristic.ErrNotOthello) {
+	for _, a := range []agent.Agent{heuristic.NewHP1(1), heuristic.NewHP2(1)} {
+		if _, err := a.Choose(context.Background(), agent.Turn{State: notOthello{}, Legal: []game.Move{0}}); !errors.Is(err, heuristic.ErrNotOthello) {
 			t.Errorf("%T on another game: %v", a, err)
 		}
 		s := othello.NewState()
@@ -192,7 +192,7 @@ func playGame(t testing.TB, black, white func(*othello.State) game.Move) (int, [
 	return s.Margin(), moves
 }
 
-func agentMover(t testing.TB, a players.Agent) func(*othello.State) game.Move {
+func agentMover(t testing.TB, a agent.Agent) func(*othello.State) game.Move {
 	return func(s *othello.State) game.Move { return choose(t, a, s).Move }
 }
 
@@ -204,9 +204,9 @@ func randomMover(rng *rand.Rand) func(*othello.State) game.Move {
 }
 
 func TestReproducible(t *testing.T) {
-	for _, mk := range []func(int64) players.Agent{
-		func(seed int64) players.Agent { return heuristic.NewHP1(seed) },
-		func(seed int64) players.Agent { return heuristic.NewHP2(seed) },
+	for _, mk := range []func(int64) agent.Agent{
+		func(seed int64) agent.Agent { return heuristic.NewHP1(seed) },
+		func(seed int64) agent.Agent { return heuristic.NewHP2(seed) },
 	} {
 		game := func(seed int64) []game.Move {
 			_, moves := playGame(t, agentMover(t, mk(seed)), agentMover(t, mk(seed+100)))
@@ -230,7 +230,7 @@ func TestReproducible(t *testing.T) {
 
 func TestAlwaysLegal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	agents := []players.Agent{heuristic.NewHP1(3), heuristic.NewHP2(3)}
+	agents := []agent.Agent{heuristic.NewHP1(3), heuristic.NewHP2(3)}
 	for range 100 {
 		s := othello.NewState()
 		for !s.IsTerminal() {
@@ -249,10 +249,10 @@ func TestAlwaysLegal(t *testing.T) {
 func TestBeatsRandom(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		mk   func(int64) players.Agent
+		mk   func(int64) agent.Agent
 	}{
-		{"hp1", func(seed int64) players.Agent { return heuristic.NewHP1(seed) }},
-		{"hp2", func(seed int64) players.Agent { return heuristic.NewHP2(seed) }},
+		{"hp1", func(seed int64) agent.Agent { return heuristic.NewHP1(seed) }},
+		{"hp2", func(seed int64) agent.Agent { return heuristic.NewHP2(seed) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const games = 50

@@ -3,6 +3,7 @@ package heuristic_test
 import (
 	"context"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/heuristic"
 )
 
@@ -217,7 +217,7 @@ func TestHP1Sizes(t *testing.T) {
 	}
 }
 
-// TestSmallBoardGames plays HP1 against HP2 on every size through the players.Agent API,
+// TestSmallBoardGames plays HP1 against HP2 on every size through the agent.Agent API,
 // as the runtime does, with the game the referee would look up.
 func TestSmallBoardGames(t *testing.T) {
 	for _, spec := range []string{"othello:size=4", "othello:size=6", "othello"} {
@@ -226,14 +226,14 @@ func TestSmallBoardGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 4 {
-			agents := []players.Agent{heuristic.NewHP1(int64(i)), heuristic.NewHP2(int64(i))}
+			agents := []agent.Agent{heuristic.NewHP1(int64(i)), heuristic.NewHP2(int64(i))}
 			if i%2 == 1 {
 				agents[0], agents[1] = agents[1], agents[0]
 			}
 			s := g.NewState()
 			for !s.IsTerminal() {
 				seat := s.ToMove()
-				d, err := agents[seat].Choose(context.Background(), players.Turn{
+				d, err := agents[seat].Choose(context.Background(), agent.Turn{
 					Game: g, State: s.Clone(), Seat: seat, Legal: s.LegalMoves(seat, nil),
 				})
 				if err != nil {
@@ -250,7 +250,7 @@ func TestSmallBoardGames(t *testing.T) {
 // TestConcurrentUse shares one HP1 and one HP2 between goroutines playing games of every
 // size at once; run with -race, it checks that the agents are safe for concurrent use.
 func TestConcurrentUse(t *testing.T) {
-	agents := []players.Agent{heuristic.NewHP1(5), heuristic.NewHP2(5)}
+	agents := []agent.Agent{heuristic.NewHP1(5), heuristic.NewHP2(5)}
 	var wg sync.WaitGroup
 	errs := make(chan error, 12)
 	for i := range 12 {
@@ -262,7 +262,7 @@ func TestConcurrentUse(t *testing.T) {
 			for !s.IsTerminal() {
 				a := agents[(int(s.ToMove())+i)%2]
 				c := *s
-				d, err := a.Choose(context.Background(), players.Turn{Game: g, State: &c, Seat: s.ToMove()})
+				d, err := a.Choose(context.Background(), agent.Turn{Game: g, State: &c, Seat: s.ToMove()})
 				if err == nil {
 					err = s.Play(d.Move)
 				}
@@ -288,7 +288,7 @@ func TestRegisteredForEverySize(t *testing.T) {
 				t.Fatal(err)
 			}
 			base, _, _ := strings.Cut(g.Name(), ":")
-			if !slices.Contains(players.AgentGames(name), base) {
+			if !slices.Contains(agent.Games(name), base) {
 				t.Errorf("%s does not list %q, the name of %s without options", name, base, spec)
 			}
 		}

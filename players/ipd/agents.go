@@ -3,14 +3,13 @@ package ipd
 import (
 	"context"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"hash/fnv"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/ipd"
-	"github.com/arenaref/arena/players"
 )
 
 // Agent names.
@@ -46,41 +45,41 @@ func init() {
 		{TitForTwoTats, "defects only after two opponent defections in a row", titForTwoTats},
 	}
 	for _, a := range fixed {
-		players.RegisterAgent(a.name, a.doc, gameNames, func(cfg players.AgentConfig) (players.Agent, error) {
-			if err := players.CheckParams(cfg.Params); err != nil {
+		agent.Register(a.name, a.doc, gameNames, func(cfg agent.Config) (agent.Agent, error) {
+			if err := cfg.Settings().Err(); err != nil {
 				return nil, err
 			}
-			return &agent{name: a.name, f: a.f, seed: uint64(cfg.Seed)}, nil
+			return &strategyAgent{name: a.name, f: a.f, seed: uint64(cfg.Seed)}, nil
 		})
 	}
-	players.RegisterAgent(GenerousTitForTat, "tit-for-tat that forgives a defection with probability generosity (default 1/3)",
+	agent.Register(GenerousTitForTat, "tit-for-tat that forgives a defection with probability generosity (default 1/3)",
 		gameNames, newGenerous)
-	players.RegisterAgent(Satisficing, "keeps its action while the payoff meets an adaptive aspiration (params lambda, aspiration, initial)",
+	agent.Register(Satisficing, "keeps its action while the payoff meets an adaptive aspiration (params lambda, aspiration, initial)",
 		gameNames, newSatisficing)
 }
 
-// agent runs a strategy on the turn's position.
-type agent struct {
+// strategyAgent runs a strategy on the turn's position.
+type strategyAgent struct {
 	name string
 	f    strategy
 	seed uint64
 }
 
-// Choose implements players.Agent.
-func (a *agent) Choose(_ context.Context, t players.Turn) (players.Decision, error) {
+// Choose implements agent.Agent.
+func (a *strategyAgent) Choose(_ context.Context, t agent.Turn) (agent.Decision, error) {
 	s, ok := t.State.(*ipd.State)
 	if !ok {
-		return players.Decision{}, fmt.Errorf("%s: plays ipd only, not %T", a.name, t.State)
+		return agent.Decision{}, agent.WrongGame(a.name, t.GameName(), "it plays ipd")
 	}
 	if s.IsTerminal() || (t.Seat != 0 && t.Seat != 1) {
-		return players.Decision{}, fmt.Errorf("%s: seat %v has no move in %q", a.name, t.Seat, s)
+		return agent.Decision{}, fmt.Errorf("%s: seat %v has no move in %q", a.name, t.Seat, s)
 	}
-	return players.Decision{Move: a.f(s, t.Seat, a.draw(t.GameID, s.Round()))}, nil
+	return agent.Decision{Move: a.f(s, t.Seat, a.draw(t.GameID, s.Round()))}, nil
 }
 
 // draw returns a number uniform in [0, 1) that depends only on the agent's seed, the game
 // and the round, so that a stateless agent's random choices are reproducible.
-func (a *agent) draw(gameID string, round int) float64 {
+func (a *strategyAgent) draw(gameID string, round int) float64 {
 	h := fnv.New64a()
 	h.Write([]byte(gameID))
 	x := mix(a.seed ^ mix(h.Sum64()^mix(uint64(round))))
@@ -133,16 +132,11 @@ func titForTwoTats(s *ipd.State, seat game.Seat, _ float64) game.Move {
 	return ipd.C
 }
 
-func newGenerous(cfg players.AgentConfig) (players.Agent, error) {
-	if err := players.CheckParams(cfg.Params, "generosity"); err != nil {
+func newGenerous(cfg agent.Config) (agent.Agent, error) {
+	set := cfg.Settings()
+	g := set.Float("generosity", DefaultGenerosity, 0, 1)
+	if err := set.Err(); err != nil {
 		return nil, err
-	}
-	g := DefaultGenerosity
-	if v, ok := cfg.Params["generosity"]; ok {
-		var err error
-		if g, err = probability(v); err != nil {
-			return nil, fmt.Errorf("generosity=%q: %w", v, err)
-		}
 	}
 	f := func(s *ipd.State, seat game.Seat, r float64) game.Move {
 		if m := titForTat(s, seat, r); m == ipd.D && r >= g {
@@ -150,15 +144,7 @@ func newGenerous(cfg players.AgentConfig) (players.Agent, error) {
 		}
 		return ipd.C
 	}
-	return &agent{name: GenerousTitForTat, f: f, seed: uint64(cfg.Seed)}, nil
-}
-
-func probability(v string) (float64, error) {
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(f >= 0 && f <= 1) {
-		return 0, fmt.Errorf("not a number from 0 to 1")
-	}
-	return f, nil
+	return &strategyAgent{name: GenerousTitForTat, f: f, seed: uint64(cfg.Seed)}, nil
 }
 
 // Satisficer is the satisficing rule of Stimpson, Goodrich and Walters (after Karandikar et
@@ -202,32 +188,22 @@ func (p Satisficer) Next(s *ipd.State, seat game.Seat) (game.Move, float64) {
 	return action, aspiration
 }
 
-func newSatisficing(cfg players.AgentConfig) (players.Agent, error) {
-	if err := players.CheckParams(cfg.Params, "lambda", "aspiration", "initial"); err != nil {
+func newSatisficing(cfg agent.Config) (agent.Agent, error) {
+	set := cfg.Settings()
+	p := Satisficer{
+		Lambda:     set.Float("lambda", DefaultLambda, 0, 1),
+		Aspiration: set.Float("aspiration", math.NaN(), -math.MaxFloat64, math.MaxFloat64),
+		Initial:    ipd.C,
+	}
+	switch strings.ToUpper(set.String("initial", "C")) {
+	case "C":
+	case "D":
+		p.Initial = ipd.D
+	default:
+		set.Fail("initial", "C or D")
+	}
+	if err := set.Err(); err != nil {
 		return nil, err
-	}
-	p := Satisficer{Lambda: DefaultLambda, Aspiration: math.NaN(), Initial: ipd.C}
-	var err error
-	if v, ok := cfg.Params["lambda"]; ok {
-		if p.Lambda, err = probability(v); err != nil {
-			return nil, fmt.Errorf("lambda=%q: %w", v, err)
-		}
-	}
-	if v, ok := cfg.Params["aspiration"]; ok {
-		p.Aspiration, err = strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(p.Aspiration) || math.IsInf(p.Aspiration, 0) {
-			return nil, fmt.Errorf("aspiration=%q: not a number", v)
-		}
-	}
-	if v, ok := cfg.Params["initial"]; ok {
-		switch strings.ToUpper(v) {
-		case "C":
-			p.Initial = ipd.C
-		case "D":
-			p.Initial = ipd.D
-		default:
-			return nil, fmt.Errorf("initial=%q: not C or D", v)
-		}
 	}
 	f := func(s *ipd.State, seat game.Seat, _ float64) game.Move {
 		q := p
@@ -239,5 +215,5 @@ func newSatisficing(cfg players.AgentConfig) (players.Agent, error) {
 		m, _ := q.Next(s, seat)
 		return m
 	}
-	return &agent{name: Satisficing, f: f, seed: uint64(cfg.Seed)}, nil
+	return &strategyAgent{name: Satisficing, f: f, seed: uint64(cfg.Seed)}, nil
 }

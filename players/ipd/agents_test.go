@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"reflect"
 	"slices"
 	"sync"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/ipd"
-	"github.com/arenaref/arena/players"
 	pipd "github.com/arenaref/arena/players/ipd"
 	"github.com/arenaref/arena/players/random"
 )
@@ -21,9 +21,9 @@ var allAgents = []string{
 	pipd.WinStayLoseShift, pipd.TitForTwoTats, pipd.GenerousTitForTat, random.Name,
 }
 
-func newAgent(t testing.TB, name string, params map[string]string) players.Agent {
+func newAgent(t testing.TB, name string, params map[string]string) agent.Agent {
 	t.Helper()
-	a, err := players.NewAgent(name, players.AgentConfig{Seed: 1, Params: params})
+	a, err := agent.New(name, agent.Config{Seed: 1, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func lookup(t testing.TB, spec string) *ipd.Game {
 // play runs a game in process, as the referee would but without NATS: each round both
 // agents get a Turn built from the same position, then the joint move is applied. It
 // returns the final state.
-func play(t testing.TB, g *ipd.Game, gameID string, a, b players.Agent) *ipd.State {
+func play(t testing.TB, g *ipd.Game, gameID string, a, b agent.Agent) *ipd.State {
 	t.Helper()
 	st, err := playErr(g, gameID, a, b)
 	if err != nil {
@@ -51,10 +51,10 @@ func play(t testing.TB, g *ipd.Game, gameID string, a, b players.Agent) *ipd.Sta
 	return st
 }
 
-func playErr(g *ipd.Game, gameID string, a, b players.Agent) (*ipd.State, error) {
+func playErr(g *ipd.Game, gameID string, a, b agent.Agent) (*ipd.State, error) {
 	st := g.NewState().(*ipd.State)
 	var moves []string
-	seatAgents := []players.Agent{a, b}
+	seatAgents := []agent.Agent{a, b}
 	for !st.IsTerminal() {
 		joint := make([]game.Move, 2)
 		for seat, ag := range seatAgents {
@@ -63,7 +63,7 @@ func playErr(g *ipd.Game, gameID string, a, b players.Agent) (*ipd.State, error)
 				return nil, err
 			}
 			legal := st.LegalMoves(game.Seat(seat), nil)
-			d, err := ag.Choose(context.Background(), players.Turn{
+			d, err := ag.Choose(context.Background(), agent.Turn{
 				GameID: gameID, Game: g, State: st.Clone(), Seat: game.Seat(seat),
 				Legal: legal, Moves: slices.Clone(moves), Observation: obs,
 			})
@@ -85,13 +85,13 @@ func playErr(g *ipd.Game, gameID string, a, b players.Agent) (*ipd.State, error)
 
 func TestRegistered(t *testing.T) {
 	for _, name := range allAgents[:len(allAgents)-1] {
-		if !players.IsAgent(name) {
+		if !agent.Known(name) {
 			t.Errorf("agent %q not registered", name)
 		}
-		if got := players.AgentGames(name); !reflect.DeepEqual(got, []string{ipd.Name}) {
+		if got := agent.Games(name); !reflect.DeepEqual(got, []string{ipd.Name}) {
 			t.Errorf("%s plays %v, want [ipd]", name, got)
 		}
-		if players.AgentDoc(name) == "" {
+		if agent.Doc(name) == "" {
 			t.Errorf("%s has no doc", name)
 		}
 	}
@@ -201,7 +201,7 @@ func TestStrategies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := newAgent(t, tt.agent, nil).Choose(context.Background(), players.Turn{
+			d, err := newAgent(t, tt.agent, nil).Choose(context.Background(), agent.Turn{
 				GameID: "x", Game: g, State: st, Seat: 0, Legal: st.LegalMoves(0, nil)})
 			if err != nil {
 				t.Fatal(err)
@@ -216,7 +216,7 @@ func TestStrategies(t *testing.T) {
 func TestGenerosity(t *testing.T) {
 	g := lookup(t, "ipd")
 	rate := func(params map[string]string, seed int64) float64 {
-		a, err := players.NewAgent(pipd.GenerousTitForTat, players.AgentConfig{Seed: seed, Params: params})
+		a, err := agent.New(pipd.GenerousTitForTat, agent.Config{Seed: seed, Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,11 +261,11 @@ func TestBadParams(t *testing.T) {
 		{pipd.GenerousTitForTat, map[string]string{"generosity": "-0.1"}},
 		{pipd.TitForTat, map[string]string{"generosity": "0.1"}},
 	} {
-		if _, err := players.NewAgent(tt.name, players.AgentConfig{Params: tt.params}); err == nil {
+		if _, err := agent.New(tt.name, agent.Config{Params: tt.params}); err == nil {
 			t.Errorf("%s %v: no error", tt.name, tt.params)
 		}
 	}
-	if _, err := players.NewAgent(pipd.Satisficing, players.AgentConfig{Params: map[string]string{"initial": "d", "lambda": "0.9", "aspiration": "0.7"}}); err != nil {
+	if _, err := agent.New(pipd.Satisficing, agent.Config{Params: map[string]string{"initial": "d", "lambda": "0.9", "aspiration": "0.7"}}); err != nil {
 		t.Errorf("valid params refused: %v", err)
 	}
 }
@@ -274,7 +274,7 @@ func TestBadParams(t *testing.T) {
 // many games at once (run with -race).
 func TestAllAgentsConcurrently(t *testing.T) {
 	specs := []string{"ipd:rounds=20", "ipd:payoff=fig1,rounds=20", "ipd:payoff=general,sigma=0.8,delta=0.3,rounds=30,continue=0.9,noise=0.1,seed=5"}
-	built := make([]players.Agent, len(allAgents))
+	built := make([]agent.Agent, len(allAgents))
 	for i, name := range allAgents {
 		built[i] = newAgent(t, name, nil)
 	}
@@ -301,7 +301,7 @@ func TestAllAgentsConcurrently(t *testing.T) {
 
 func TestWrongGame(t *testing.T) {
 	a := newAgent(t, pipd.TitForTat, nil)
-	if _, err := a.Choose(context.Background(), players.Turn{}); err == nil {
+	if _, err := a.Choose(context.Background(), agent.Turn{}); err == nil {
 		t.Error("no error without an ipd position")
 	}
 }

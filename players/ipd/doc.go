@@ -1,6 +1,6 @@
 // Package ipd provides agents for the iterated prisoner's dilemma (games/ipd): the
 // satisficing agent of Stimpson, Goodrich and Walters and the classic fixed strategies.
-// Each registers with players.RegisterAgent for the game "ipd":
+// Each registers with agent.Register for the game "ipd":
 //
 //	satisficing           keeps its action while the payoff meets its aspiration, switches
 //	                      when it falls short, and moves the aspiration towards each payoff
@@ -16,7 +16,7 @@
 //	                      (param generosity, default 1/3)
 //
 // The agents are stateless: every decision is worked out from the turn's position (the
-// *ipd.State in players.Turn.State, which holds the whole history), so they are safe for
+// *ipd.State in agent.Turn.State, which holds the whole history), so they are safe for
 // concurrent use, survive a restart mid-game and need no per-game memory. The satisficing
 // agent replays its aspiration from its own actions and payoffs each turn; generous
 // tit-for-tat draws its forgiveness from a hash of the agent's seed, the game id and the

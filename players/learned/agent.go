@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/protocol"
@@ -21,8 +20,8 @@ import (
 const Name = "learned"
 
 func init() {
-	players.RegisterAgent(Name, "Othello, checkers, giveaway: evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
-		[]string{othello.Name, checkers.Name, checkers.GiveawayName}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
+	agent.Register(Name, "Othello, checkers, giveaway: evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
+		[]string{othello.Name, checkers.Name, checkers.GiveawayName}, func(cfg agent.Config) (agent.Agent, error) { return New(cfg) })
 }
 
 // ErrNoWeights is returned when the weights parameter is missing.
@@ -42,26 +41,20 @@ type Agent struct {
 }
 
 var (
-	_ players.Agent       = (*Agent)(nil)
-	_ players.GameChecker = (*Agent)(nil)
+	_ agent.Agent       = (*Agent)(nil)
+	_ agent.GameChecker = (*Agent)(nil)
 )
 
 // New loads the weights file named by the weights parameter.
-func New(cfg players.AgentConfig) (*Agent, error) {
-	if err := players.CheckParams(cfg.Params, "weights", "depth"); err != nil {
+func New(cfg agent.Config) (*Agent, error) {
+	set := cfg.Settings()
+	path := set.String("weights", "")
+	depth := set.Int("depth", 1, 1, lookahead.MaxDepth)
+	if err := set.Err(); err != nil {
 		return nil, err
 	}
-	path := cfg.Params["weights"]
 	if path == "" {
 		return nil, ErrNoWeights
-	}
-	depth := 1
-	if v, ok := cfg.Params["depth"]; ok {
-		d, err := strconv.Atoi(v)
-		if err != nil || d < 1 || d > lookahead.MaxDepth {
-			return nil, fmt.Errorf("learned: depth %q: want 1 to %d", v, lookahead.MaxDepth)
-		}
-		depth = d
 	}
 	f, err := model.Load(path)
 	if err != nil {
@@ -99,16 +92,16 @@ func FromFile(f *model.File, depth int, seed int64) (*Agent, error) {
 func (a *Agent) CheckGame(g game.Game) error {
 	if a.size == 0 {
 		if g.Name() != a.game.Name() {
-			return fmt.Errorf("learned: the weights are for %s, not %s", a.file.Game, g.Name())
+			return agent.WrongGame(Name, g.Name(), "the weights are for "+a.file.Game)
 		}
 		return nil
 	}
 	og, ok := g.(*othello.Game)
 	if !ok {
-		return fmt.Errorf("learned: the weights are for %s, not %s", a.file.Game, g.Name())
+		return agent.WrongGame(Name, g.Name(), "the weights are for "+a.file.Game)
 	}
 	if og.Size() != a.size {
-		return fmt.Errorf("learned: the weights are for %s (%dx%d), the game is %s (%dx%d)", a.file.Game, a.size, a.size, g.Name(), og.Size(), og.Size())
+		return agent.WrongGame(Name, g.Name(), fmt.Sprintf("the weights are for %s, %dx%d", a.file.Game, a.size, a.size))
 	}
 	return nil
 }
@@ -117,22 +110,22 @@ func (a *Agent) CheckGame(g game.Game) error {
 func (a *Agent) File() *model.File { return a.file }
 
 // Choose searches the position to the agent's depth.
-func (a *Agent) Choose(_ context.Context, t players.Turn) (players.Decision, error) {
+func (a *Agent) Choose(_ context.Context, t agent.Turn) (agent.Decision, error) {
 	if cs, ok := t.State.(*checkers.State); ok {
 		return a.chooseCheckers(cs)
 	}
 	s, ok := t.State.(*othello.State)
 	if !ok {
-		return players.Decision{}, fmt.Errorf("learned: position is not an Othello or checkers position")
+		return agent.Decision{}, agent.WrongGame(Name, t.GameName(), "it plays othello, checkers, giveaway")
 	}
 	if err := a.CheckGame(s.Game()); err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	rng := a.newRand()
 	x := a.pool.Get().(*lookahead.Searcher)
 	defer a.pool.Put(x)
 	res := x.Search(s, a.depth, rng)
-	return players.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil
+	return agent.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil
 }
 
 func (a *Agent) newRand() *rand.Rand {
@@ -141,13 +134,13 @@ func (a *Agent) newRand() *rand.Rand {
 	return rand.New(rand.NewPCG(a.rng.Uint64(), a.rng.Uint64()))
 }
 
-func (a *Agent) chooseCheckers(s *checkers.State) (players.Decision, error) {
+func (a *Agent) chooseCheckers(s *checkers.State) (agent.Decision, error) {
 	if err := a.CheckGame(s.Game()); err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	rng := a.newRand()
 	x := a.pool.Get().(*lookahead.CheckersSearcher)
 	defer a.pool.Put(x)
 	res := x.Search(s, a.depth, rng)
-	return players.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil
+	return agent.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: int64(res.Nodes), Score: res.Value}}, nil
 }

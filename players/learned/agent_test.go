@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -17,7 +18,6 @@ import (
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/ipd" // a game the agent must refuse
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/learned"
 	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
@@ -61,7 +61,7 @@ func writeWeights(t testing.TB, kind string, size int, scale float64, seed uint6
 
 func newAgent(t testing.TB, params map[string]string, seed int64) *learned.Agent {
 	t.Helper()
-	a, err := learned.New(players.AgentConfig{Seed: seed, Params: params})
+	a, err := learned.New(agent.Config{Seed: seed, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestNewErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := learned.New(players.AgentConfig{Seed: 1, Params: tc.params})
+			a, err := learned.New(agent.Config{Seed: 1, Params: tc.params})
 			if err == nil {
 				t.Fatalf("New made an agent for %s", a.File().Game)
 			}
@@ -198,7 +198,7 @@ func TestCheckGame(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s weights/%s", specs[tc.size], tc.game), func(t *testing.T) {
-			var a players.GameChecker = agents[tc.size]
+			var a agent.GameChecker = agents[tc.size]
 			err := a.CheckGame(mustLookup(t, tc.game))
 			if (err == nil) != tc.ok {
 				t.Fatalf("CheckGame = %v, want ok %v", err, tc.ok)
@@ -210,8 +210,8 @@ func TestCheckGame(t *testing.T) {
 	}
 }
 
-func turn(s *othello.State) players.Turn {
-	return players.Turn{GameID: "g", Game: s.Game(), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
+func turn(s *othello.State) agent.Turn {
+	return agent.Turn{GameID: "g", Game: s.Game(), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
 }
 
 // randomStates returns count unfinished positions from random n x n games.
@@ -294,7 +294,7 @@ func TestChooseWrongPosition(t *testing.T) {
 	}
 	ipd := mustLookup(t, "ipd")
 	s := ipd.NewState()
-	if _, err := a.Choose(context.Background(), players.Turn{Game: ipd, State: s, Seat: 0, Legal: s.LegalMoves(0, nil)}); err == nil {
+	if _, err := a.Choose(context.Background(), agent.Turn{Game: ipd, State: s, Seat: 0, Legal: s.LegalMoves(0, nil)}); err == nil {
 		t.Error("Choose on an ipd position succeeded")
 	}
 	g6, _ := othello.NewSize(6)
@@ -331,29 +331,29 @@ func TestChooseSeeded(t *testing.T) {
 }
 
 func TestRegistered(t *testing.T) {
-	if !players.IsAgent(learned.Name) {
+	if !agent.Known(learned.Name) {
 		t.Fatalf("%q is not registered", learned.Name)
 	}
-	if got := players.AgentGames(learned.Name); !reflect.DeepEqual(got, []string{"othello", "checkers", "giveaway"}) {
-		t.Errorf("AgentGames = %q, want [othello checkers giveaway]", got)
+	if got := agent.Games(learned.Name); !reflect.DeepEqual(got, []string{"othello", "checkers", "giveaway"}) {
+		t.Errorf("agent.Games = %q, want [othello checkers giveaway]", got)
 	}
-	if players.AgentDoc(learned.Name) == "" {
+	if agent.Doc(learned.Name) == "" {
 		t.Error("no description")
 	}
 	path := writeWeights(t, model.KindTanhLinear, 6, 1, 12)
-	a, err := players.NewAgent(learned.Name, players.AgentConfig{Seed: 1, Params: map[string]string{"weights": path, "depth": "2"}})
+	a, err := agent.New(learned.Name, agent.Config{Seed: 1, Params: map[string]string{"weights": path, "depth": "2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	la, ok := a.(*learned.Agent)
 	if !ok {
-		t.Fatalf("NewAgent made a %T", a)
+		t.Fatalf("agent.New made a %T", a)
 	}
 	if la.File().Game != "othello:size=6" {
 		t.Errorf("agent plays %s weights", la.File().Game)
 	}
-	if _, err := players.NewAgent(learned.Name, players.AgentConfig{}); !errors.Is(err, learned.ErrNoWeights) {
-		t.Errorf("NewAgent without weights: %v", err)
+	if _, err := agent.New(learned.Name, agent.Config{}); !errors.Is(err, learned.ErrNoWeights) {
+		t.Errorf("agent.New without weights: %v", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package learned_test
 
 import (
 	"context"
+	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/learned"
 	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/model"
@@ -55,13 +55,13 @@ func TestCheckersPlay(t *testing.T) {
 		if err := a.CheckGame(mustLookup(t, "othello")); err == nil {
 			t.Errorf("%s weights accepted for othello", g.Name())
 		}
-		if _, err := a.Choose(context.Background(), players.Turn{Game: other, State: other.Initial(), Legal: other.Initial().LegalMoves(checkers.Black, nil)}); err == nil {
+		if _, err := a.Choose(context.Background(), agent.Turn{Game: other, State: other.Initial(), Legal: other.Initial().LegalMoves(checkers.Black, nil)}); err == nil {
 			t.Errorf("%s weights chose in %s", g.Name(), other.Name())
 		}
 		s := g.Initial()
 		for !s.IsTerminal() {
 			legal := s.LegalMoves(s.ToMove(), nil)
-			d, err := a.Choose(context.Background(), players.Turn{Game: g, State: s.Clone(), Seat: s.ToMove(), Legal: legal})
+			d, err := a.Choose(context.Background(), agent.Turn{Game: g, State: s.Clone(), Seat: s.ToMove(), Legal: legal})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestCheckersPlay(t *testing.T) {
 		if err := oth.CheckGame(g); err == nil {
 			t.Errorf("othello weights accepted for %s", g.Name())
 		}
-		if _, err := oth.Choose(context.Background(), players.Turn{Game: g, State: checkers.New(checkers.Giveaway).Initial()}); err == nil {
+		if _, err := oth.Choose(context.Background(), agent.Turn{Game: g, State: checkers.New(checkers.Giveaway).Initial()}); err == nil {
 			t.Errorf("othello weights chose in %s", g.Name())
 		}
 	}

@@ -1,7 +1,7 @@
 // Package local plays games between agents in one process, with no NATS and no referee:
 // for research runs that need many games fast (arena experience run) and for tests. The
 // agents see what they would see over NATS: a Turn for each move with the position, the
-// legal moves and the moves so far, and, for agents that learn (players.Learner), the
+// legal moves and the moves so far, and, for agents that learn (agent.Learner), the
 // game_start and game_end notices with the result, so a learning agent learns the same
 // way in both.
 //
@@ -14,16 +14,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
 // Player is an agent with the name its opponents and notices know it by.
 type Player struct {
 	Name  string
-	Agent players.Agent
+	Agent agent.Agent
 }
 
 // Result is a finished game.
@@ -54,7 +54,7 @@ func Play(ctx context.Context, g game.Game, start game.State, seats []Player, ga
 	s := start.Clone()
 	notice := protocol.GameNotice{V: protocol.Version, GameID: gameID, Game: g.Name(), Players: names, Position: s.String()}
 	for i, p := range seats {
-		if l, ok := p.Agent.(players.Learner); ok {
+		if l, ok := p.Agent.(agent.Learner); ok {
 			n := notice
 			n.Type, n.Seat = protocol.TypeGameStart, i
 			l.GameStarted(n)
@@ -74,7 +74,7 @@ func Play(ctx context.Context, g game.Game, start game.State, seats []Player, ga
 			return res, ErrNotSequential
 		}
 		legal = s.LegalMoves(seat, legal[:0])
-		t := players.Turn{GameID: gameID, Game: g, State: s.Clone(), Seat: seat, Legal: append([]game.Move(nil), legal...), Moves: res.Moves}
+		t := agent.Turn{GameID: gameID, Game: g, State: s.Clone(), Seat: seat, Legal: append([]game.Move(nil), legal...), Moves: res.Moves}
 		d, err := seats[seat].Agent.Choose(ctx, t)
 		if err != nil {
 			return res, fmt.Errorf("local: %s: %w", seats[seat].Name, err)
@@ -100,7 +100,7 @@ func Play(ctx context.Context, g game.Game, start game.State, seats []Player, ga
 	end.Type, end.Position, end.Moves, end.Returns = protocol.TypeGameEnd, s.String(), res.Moves, res.Returns
 	end.Result, end.Reason = resultText(res.Returns), protocol.ReasonNormal
 	for i, p := range seats {
-		if l, ok := p.Agent.(players.Learner); ok {
+		if l, ok := p.Agent.(agent.Learner); ok {
 			n := end
 			n.Seat = i
 			l.GameEnded(n)

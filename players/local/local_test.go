@@ -3,12 +3,12 @@ package local
 import (
 	"context"
 	"errors"
+	"github.com/arenaref/arena/agent"
 	"strings"
 	"testing"
 
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/testgame"
-	"github.com/arenaref/arena/players"
 	_ "github.com/arenaref/arena/players/heuristic"
 	"github.com/arenaref/arena/players/random"
 	"github.com/arenaref/arena/protocol"
@@ -16,12 +16,12 @@ import (
 
 // recorder is a random player that keeps the notices it is sent and the turns it sees.
 type recorder struct {
-	players.Agent
+	agent.Agent
 	notices []protocol.GameNotice
 	turns   int
 }
 
-func (r *recorder) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (r *recorder) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	r.turns++
 	return r.Agent.Choose(ctx, t)
 }
@@ -33,8 +33,8 @@ func TestPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd, _ := random.New(players.AgentConfig{Seed: 1})
-	hp1, err := players.NewAgent("hp1", players.AgentConfig{Seed: 2})
+	rnd, _ := random.New(agent.Config{Seed: 1})
+	hp1, err := agent.New("hp1", agent.Config{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,12 +84,12 @@ func TestPlay(t *testing.T) {
 
 func TestPlayErrors(t *testing.T) {
 	g := othello.New()
-	rnd, _ := random.New(players.AgentConfig{Seed: 1})
-	illegal := players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) {
-		return players.Decision{Move: 0}, nil // a1 is never legal at the start
+	rnd, _ := random.New(agent.Config{Seed: 1})
+	illegal := agent.Func(func(context.Context, agent.Turn) (agent.Decision, error) {
+		return agent.Decision{Move: 0}, nil // a1 is never legal at the start
 	})
-	failing := players.AgentFunc(func(context.Context, players.Turn) (players.Decision, error) {
-		return players.Decision{}, errors.New("broken")
+	failing := agent.Func(func(context.Context, agent.Turn) (agent.Decision, error) {
+		return agent.Decision{}, errors.New("broken")
 	})
 	for _, tc := range []struct {
 		name  string

@@ -19,7 +19,7 @@
 //
 // In both variants a move that ends the game comes first if it wins and last if it loses
 // (a draw ranks as its material would). Moves still equal are chosen between uniformly
-// at random, from a generator seeded by players.AgentConfig.Seed and guarded by a mutex,
+// at random, from a generator seeded by agent.Config.Seed and guarded by a mutex,
 // so a tournament is reproducible for a seed and one agent may play several games at
 // once. The agent takes no parameters and refuses positions of other games with an error
 // wrapping ErrNotCheckers.

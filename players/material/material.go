@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math/bits"
 	"math/rand/v2"
 	"sync"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -18,9 +18,9 @@ import (
 const Name = "material"
 
 func init() {
-	players.RegisterAgent(Name, "checkers, giveaway: one-ply greedy on material (men 1, kings 1.5; giveaway: the least material, then the fewest moves)",
-		[]string{checkers.Name, checkers.GiveawayName}, func(cfg players.AgentConfig) (players.Agent, error) {
-			if err := players.CheckParams(cfg.Params); err != nil {
+	agent.Register(Name, "checkers, giveaway: one-ply greedy on material (men 1, kings 1.5; giveaway: the least material, then the fewest moves)",
+		[]string{checkers.Name, checkers.GiveawayName}, func(cfg agent.Config) (agent.Agent, error) {
+			if err := cfg.Settings().Err(); err != nil {
 				return nil, err
 			}
 			return New(cfg.Seed), nil
@@ -34,7 +34,7 @@ const (
 )
 
 // ErrNotCheckers is returned when the agent is asked to play another game.
-var ErrNotCheckers = errors.New("material: position is not a checkers position")
+var ErrNotCheckers = agent.ErrWrongGame
 
 // Agent is the material player; see the package documentation. It is safe for concurrent
 // use.
@@ -43,10 +43,10 @@ type Agent struct {
 	rng *rand.Rand
 }
 
-var _ players.Agent = (*Agent)(nil)
+var _ agent.Agent = (*Agent)(nil)
 
 // pcgStream is the PCG generator's second seed word: any fixed constant keeps the choices
-// a function of AgentConfig.Seed alone.
+// a function of agent.Config.Seed alone.
 const pcgStream = 0x6d6174657269616c
 
 // New returns the agent with its tie-breaking seeded by seed.
@@ -84,23 +84,23 @@ func (r rank) less(o rank) bool {
 }
 
 // Choose plays the best move by the variant's goal; see the package documentation.
-func (a *Agent) Choose(_ context.Context, t players.Turn) (players.Decision, error) {
+func (a *Agent) Choose(_ context.Context, t agent.Turn) (agent.Decision, error) {
 	s, ok := t.State.(*checkers.State)
 	if !ok || s == nil {
-		return players.Decision{}, fmt.Errorf("%w (got %T)", ErrNotCheckers, t.State)
+		return agent.Decision{}, agent.WrongGame("material", t.GameName(), "it plays checkers and giveaway")
 	}
 	me := s.ToMove()
 	if me == game.Terminal {
-		return players.Decision{}, errors.New("material: asked to move after the end of the game")
+		return agent.Decision{}, errors.New("material: asked to move after the end of the game")
 	}
 	if me != t.Seat {
-		return players.Decision{}, fmt.Errorf("material: asked to move for seat %v but %v is to move", t.Seat, me)
+		return agent.Decision{}, fmt.Errorf("material: asked to move for seat %v but %v is to move", t.Seat, me)
 	}
 	giveaway := s.Variant() == checkers.Giveaway
 	var movesArr, scratchArr [64]game.Move
 	moves := s.LegalMoves(me, movesArr[:0])
 	if len(moves) == 0 {
-		return players.Decision{}, errors.New("material: no legal move")
+		return agent.Decision{}, errors.New("material: no legal move")
 	}
 	var returns [2]float64
 	best := moves[:0:0]
@@ -108,7 +108,7 @@ func (a *Agent) Choose(_ context.Context, t players.Turn) (players.Decision, err
 	for _, m := range moves {
 		c := *s
 		if err := c.Play(m); err != nil {
-			return players.Decision{}, fmt.Errorf("material: legal move %s refused: %w", s.MoveString(m), err)
+			return agent.Decision{}, fmt.Errorf("material: legal move %s refused: %w", s.MoveString(m), err)
 		}
 		var r rank
 		if c.IsTerminal() {
@@ -147,7 +147,7 @@ func (a *Agent) Choose(_ context.Context, t players.Turn) (players.Decision, err
 		move = best[a.rng.IntN(len(best))]
 		a.mu.Unlock()
 	}
-	return players.Decision{
+	return agent.Decision{
 		Move: move,
 		Info: protocol.SearchInfo{Depth: 1, Score: float64(bestRank.material) / ManPoints},
 	}, nil

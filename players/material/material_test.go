@@ -3,6 +3,7 @@ package material_test
 import (
 	"context"
 	"errors"
+	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -11,7 +12,6 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/material"
 )
 
@@ -33,8 +33,8 @@ func position(t testing.TB, v checkers.Variant, black, white, kings []int, side 
 	return s
 }
 
-func turn(s *checkers.State) players.Turn {
-	return players.Turn{
+func turn(s *checkers.State) agent.Turn {
+	return agent.Turn{
 		Game:  checkers.New(s.Variant()),
 		State: s,
 		Seat:  s.ToMove(),
@@ -42,7 +42,7 @@ func turn(s *checkers.State) players.Turn {
 	}
 }
 
-func choose(t testing.TB, a players.Agent, s *checkers.State) players.Decision {
+func choose(t testing.TB, a agent.Agent, s *checkers.State) agent.Decision {
 	t.Helper()
 	tu := turn(s)
 	d, err := a.Choose(context.Background(), tu)
@@ -56,16 +56,16 @@ func choose(t testing.TB, a players.Agent, s *checkers.State) players.Decision {
 }
 
 func TestRegistered(t *testing.T) {
-	if got := players.AgentGames(material.Name); !slices.Equal(got, []string{"checkers", "giveaway"}) {
+	if got := agent.Games(material.Name); !slices.Equal(got, []string{"checkers", "giveaway"}) {
 		t.Errorf("material plays %v", got)
 	}
-	if players.AgentDoc(material.Name) == "" {
+	if agent.Doc(material.Name) == "" {
 		t.Error("no description")
 	}
-	if _, err := players.NewAgent(material.Name, players.AgentConfig{Seed: 1}); err != nil {
+	if _, err := agent.New(material.Name, agent.Config{Seed: 1}); err != nil {
 		t.Error(err)
 	}
-	if _, err := players.NewAgent(material.Name, players.AgentConfig{Params: map[string]string{"depth": "2"}}); err == nil {
+	if _, err := agent.New(material.Name, agent.Config{Params: map[string]string{"depth": "2"}}); err == nil {
 		t.Error("a parameter accepted")
 	}
 }
@@ -224,7 +224,7 @@ func TestBestByItsRules(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	a := material.New(1)
-	if _, err := a.Choose(context.Background(), players.Turn{State: othello.NewState(), Legal: []game.Move{19}}); !errors.Is(err, material.ErrNotCheckers) {
+	if _, err := a.Choose(context.Background(), agent.Turn{State: othello.NewState(), Legal: []game.Move{19}}); !errors.Is(err, material.ErrNotCheckers) {
 		t.Errorf("Othello position: %v", err)
 	}
 	s := checkers.New(checkers.Standard).Initial()
@@ -234,7 +234,7 @@ func TestErrors(t *testing.T) {
 		t.Error("wrong seat accepted")
 	}
 	over := position(t, checkers.Standard, []int{14}, nil, nil, checkers.White)
-	if _, err := a.Choose(context.Background(), players.Turn{State: over, Seat: checkers.White, Legal: []game.Move{0}}); err == nil {
+	if _, err := a.Choose(context.Background(), agent.Turn{State: over, Seat: checkers.White, Legal: []game.Move{0}}); err == nil {
 		t.Error("finished game accepted")
 	}
 }

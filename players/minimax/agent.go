@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math/bits"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/search"
 	"github.com/arenaref/arena/protocol"
 )
@@ -22,8 +21,8 @@ import (
 const Name = "minimax"
 
 func init() {
-	players.RegisterAgent(Name, "Othello, checkers, giveaway: alpha-beta search with iterative deepening, transposition table and an evaluation per game",
-		[]string{othello.Name, checkers.Name, checkers.GiveawayName}, func(cfg players.AgentConfig) (players.Agent, error) { return New(cfg) })
+	agent.Register(Name, "Othello, checkers, giveaway: alpha-beta search with iterative deepening, transposition table and an evaluation per game",
+		[]string{othello.Name, checkers.Name, checkers.GiveawayName}, func(cfg agent.Config) (agent.Agent, error) { return New(cfg) })
 }
 
 // Defaults.
@@ -45,13 +44,6 @@ func DefaultExact(size int) int {
 	}
 	return 12
 }
-
-// ErrUnsupported is returned when the agent is asked to play a game it does not play.
-var ErrUnsupported = errors.New("minimax: position is not of a game the agent plays (othello, checkers, giveaway)")
-
-// ErrNotOthello is ErrUnsupported, under the name it had when the agent played Othello
-// only.
-var ErrNotOthello = ErrUnsupported
 
 // Agent is the minimax player. It is safe for concurrent use: each Choose takes a
 // searcher, with its own transposition table, from a pool, making one when the pool is
@@ -84,10 +76,10 @@ type worker struct {
 }
 
 // tieStream is the PCG generator's second seed word: any fixed constant keeps the
-// ties=random choices a function of AgentConfig.Seed alone.
+// ties=random choices a function of agent.Config.Seed alone.
 const tieStream = 0x7469657372616e64
 
-var _ players.Agent = (*Agent)(nil)
+var _ agent.Agent = (*Agent)(nil)
 
 // New builds the agent from its parameters:
 //
@@ -101,51 +93,26 @@ var _ players.Agent = (*Agent)(nil)
 //	ties=T   first (the default): play the move the search found first among equally
 //	         good ones; random: play one of all the root moves with the best exact score
 //	         at random, from a generator seeded by cfg.Seed. random needs depth=N.
-func New(cfg players.AgentConfig) (*Agent, error) {
-	if err := players.CheckParams(cfg.Params, "depth", "tt", "exact", "ties"); err != nil {
-		return nil, err
+func New(cfg agent.Config) (*Agent, error) {
+	set := cfg.Settings()
+	a := &Agent{
+		depth:   set.Int("depth", 0, 1, search.MaxDepth),
+		exact:   set.Int("exact", -1, 0, othello.Squares),
+		ttBytes: set.Int("tt", DefaultTableMB, 0, 4096) << 20,
 	}
-	a := &Agent{exact: -1, ttBytes: DefaultTableMB << 20}
-	num := func(key string, lo, hi int) (int, bool, error) {
-		text, ok := cfg.Params[key]
-		if !ok {
-			return 0, false, nil
-		}
-		v, err := strconv.Atoi(text)
-		if err != nil || v < lo || v > hi {
-			return 0, false, fmt.Errorf("option %s=%q: want an integer from %d to %d", key, text, lo, hi)
-		}
-		return v, true, nil
+	if a.ttBytes == 0 {
+		a.ttBytes = -1
 	}
-	if v, ok, err := num("depth", 1, search.MaxDepth); err != nil {
-		return nil, err
-	} else if ok {
-		a.depth = v
-	}
-	if v, ok, err := num("tt", 0, 4096); err != nil {
-		return nil, err
-	} else if ok {
-		a.ttBytes = v << 20
-		if v == 0 {
-			a.ttBytes = -1
-		}
-	}
-	if v, ok, err := num("exact", 0, othello.Squares); err != nil {
-		return nil, err
-	} else if ok {
-		a.exact = v
-	}
-	switch text, ok := cfg.Params["ties"]; {
-	case !ok || text == "first":
-	case text == "random":
+	if set.Choice("ties", "first", "first", "random") == "random" {
 		// Under a time limit the root scores would come from whatever depth the clock
 		// allowed, and the extra searches would eat the time of the move.
 		if a.depth == 0 {
-			return nil, errors.New("option ties=random needs depth=N: it breaks ties of fixed-depth searches only")
+			set.Fail("ties", "first: ties=random needs depth=N, as it breaks ties of fixed-depth searches only")
 		}
 		a.rng = rand.New(rand.NewPCG(uint64(cfg.Seed), tieStream))
-	default:
-		return nil, fmt.Errorf("option ties=%q: want first or random", text)
+	}
+	if err := set.Err(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -219,7 +186,7 @@ func (w *worker) position() search.Position[game.Move] {
 // and principal variation (the move, then its child's). Info.Nodes counts these searches
 // too; a unique best move keeps the rest of the search's Info. A search the context cut
 // short leaves the search's own move, as ties=first.
-func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, error) {
+func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	switch s := t.State.(type) {
 	case *othello.State:
 		if s != nil {
@@ -230,7 +197,7 @@ func (a *Agent) Choose(ctx context.Context, t players.Turn) (players.Decision, e
 			return a.chooseCheckers(ctx, t, s)
 		}
 	}
-	return players.Decision{}, fmt.Errorf("%w (got %T)", ErrUnsupported, t.State)
+	return agent.Decision{}, agent.WrongGame(Name, t.GameName(), "it plays othello, checkers, giveaway")
 }
 
 // checkTurn checks that the position is the seat's to play.
@@ -244,12 +211,12 @@ func checkTurn(toMove, seat game.Seat) error {
 	return nil
 }
 
-func (a *Agent) chooseOthello(ctx context.Context, t players.Turn, s *othello.State) (players.Decision, error) {
+func (a *Agent) chooseOthello(ctx context.Context, t agent.Turn, s *othello.State) (agent.Decision, error) {
 	if err := checkTurn(s.ToMove(), t.Seat); err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	if s.MoveMask() == 0 {
-		return players.Decision{Move: othello.Pass, Info: protocol.SearchInfo{PV: []string{"pass"}}}, nil
+		return agent.Decision{Move: othello.Pass, Info: protocol.SearchInfo{PV: []string{"pass"}}}, nil
 	}
 
 	var lim search.Limits
@@ -271,9 +238,9 @@ func (a *Agent) chooseOthello(ctx context.Context, t players.Turn, s *othello.St
 // the moves left estimated from the pieces on the board (checkersMovesLeft). There is
 // no exact= threshold: the search sees the end of the game wherever it is within its
 // depth, and scores it exactly.
-func (a *Agent) chooseCheckers(ctx context.Context, t players.Turn, s *checkers.State) (players.Decision, error) {
+func (a *Agent) chooseCheckers(ctx context.Context, t agent.Turn, s *checkers.State) (agent.Decision, error) {
 	if err := checkTurn(s.ToMove(), t.Seat); err != nil {
-		return players.Decision{}, err
+		return agent.Decision{}, err
 	}
 	var lim search.Limits
 	if a.depth > 0 {
@@ -319,9 +286,9 @@ func checkersPV(s *checkers.State, pv []game.Move) []string {
 // toEnd whether lim goes to the end of the game, spell writes a principal variation from
 // the root and score converts a search score for Info.
 func (a *Agent) decide(ctx context.Context, w *worker, lim search.Limits, toEnd bool, legal int,
-	spell func([]game.Move) []string, score func(int32) float64) players.Decision {
+	spell func([]game.Move) []string, score func(int32) float64) agent.Decision {
 	res := w.s.Search(ctx, w.position(), lim)
-	d := players.Decision{
+	d := agent.Decision{
 		Move: res.Move,
 		Info: protocol.SearchInfo{Depth: res.Depth, Nodes: res.Nodes, Score: score(res.Score), PV: spell(res.PV)},
 	}
@@ -467,13 +434,13 @@ func scoreDiscs(v int32) float64 {
 // increment, never more than half the remaining time. The
 // search may run on to twice that share (still at most half the remaining time) to finish
 // an iteration, but starts none after 60% of it.
-func (a *Agent) budget(now time.Time, t players.Turn, empties int) (soft, hard time.Time) {
+func (a *Agent) budget(now time.Time, t agent.Turn, empties int) (soft, hard time.Time) {
 	return a.budgetMoves(now, t, empties/2+2)
 }
 
 // budgetMoves is budget with the moves the agent still expects to make given directly,
 // for games other than Othello.
-func (a *Agent) budgetMoves(now time.Time, t players.Turn, movesLeft int) (soft, hard time.Time) {
+func (a *Agent) budgetMoves(now time.Time, t agent.Turn, movesLeft int) (soft, hard time.Time) {
 	deadline := t.Deadline
 	if deadline.IsZero() {
 		d := DefaultMoveTime

@@ -3,10 +3,10 @@ package minimax
 import (
 	"context"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"testing"
 
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/local"
 	"github.com/arenaref/arena/players/material"
 )
@@ -35,12 +35,12 @@ func TestCheckersStrength(t *testing.T) {
 			var wins, draws, losses, plies int
 			for g := range games {
 				mm := newSeeded(t, int64(g), map[string]string{"depth": "4", "ties": "random", "tt": "4"})
-				var opp players.Agent
+				var opp agent.Agent
 				if tc.opponent == "material" {
 					opp = material.New(int64(g))
 				} else {
 					var err error
-					if opp, err = players.NewAgent(tc.opponent, players.AgentConfig{Seed: int64(g)}); err != nil {
+					if opp, err = agent.New(tc.opponent, agent.Config{Seed: int64(g)}); err != nil {
 						t.Fatal(err)
 					}
 				}

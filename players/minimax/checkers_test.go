@@ -2,6 +2,7 @@ package minimax
 
 import (
 	"context"
+	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/material"
 	"github.com/arenaref/arena/players/search"
 	"github.com/arenaref/arena/protocol"
@@ -62,8 +62,8 @@ func checkersPositions(t testing.TB, v checkers.Variant, count int, seed uint64)
 	return out
 }
 
-func checkersTurn(s *checkers.State) players.Turn {
-	return players.Turn{GameID: "c", Game: checkers.New(s.Variant()), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
+func checkersTurn(s *checkers.State) agent.Turn {
+	return agent.Turn{GameID: "c", Game: checkers.New(s.Variant()), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
 }
 
 // TestCheckersPosition follows random games through a CheckersPosition: its moves are the
@@ -269,7 +269,7 @@ func TestCheckersAgentsLegal(t *testing.T) {
 		ps := checkersPositions(t, v, 150, 5)
 		for _, ag := range agents {
 			t.Run(v.String()+"/"+ag.name, func(t *testing.T) {
-				var a players.Agent = material.New(1)
+				var a agent.Agent = material.New(1)
 				if ag.name != "material" {
 					a = newSeeded(t, 2, ag.params)
 				}
@@ -363,7 +363,7 @@ func TestCheckersSearchAllocs(t *testing.T) {
 }
 
 // chooseCheckers asks a for a move in s.
-func chooseCheckers(t testing.TB, a *Agent, s *checkers.State) players.Decision {
+func chooseCheckers(t testing.TB, a *Agent, s *checkers.State) agent.Decision {
 	t.Helper()
 	d, err := a.Choose(context.Background(), checkersTurn(s))
 	if err != nil {
@@ -415,7 +415,7 @@ func TestCheckersTenMillisecondsPerMove(t *testing.T) {
 	for _, v := range variants {
 		for i, s := range checkersPositions(t, v, 60, 14) {
 			var late time.Duration
-			var d players.Decision
+			var d agent.Decision
 			for range 3 {
 				tu := checkersTurn(s)
 				tu.GameID = "timed"
@@ -454,7 +454,7 @@ func TestCheckersRefuses(t *testing.T) {
 		t.Error("wrong seat accepted")
 	}
 	over := checkersPosition(t, checkers.Giveaway, []int{14}, nil, nil, checkers.White)
-	if _, err := a.Choose(context.Background(), players.Turn{State: over, Seat: checkers.White, Legal: []game.Move{0}}); err == nil {
+	if _, err := a.Choose(context.Background(), agent.Turn{State: over, Seat: checkers.White, Legal: []game.Move{0}}); err == nil {
 		t.Error("finished game accepted")
 	}
 }

@@ -26,7 +26,7 @@
 // only) makes it vary between them: after the search it scores every root move exactly,
 // searching each child one ply less deep (or to the end when the search solved an
 // Othello endgame), and plays one of those with the best score at random, from a
-// generator seeded by players.AgentConfig.Seed, so a seed still gives the same games.
+// generator seeded by agent.Config.Seed, so a seed still gives the same games.
 // ties=first, the default, keeps the search's own move. Both work the same in every game.
 //
 // Every decision carries search information: the last completed depth, the nodes

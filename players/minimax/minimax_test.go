@@ -3,6 +3,7 @@ package minimax
 import (
 	"context"
 	"errors"
+	"github.com/arenaref/arena/agent"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/search"
 	"github.com/arenaref/arena/protocol"
 
@@ -22,15 +22,15 @@ import (
 
 func newAgent(t testing.TB, params map[string]string) *Agent {
 	t.Helper()
-	a, err := New(players.AgentConfig{Params: params})
+	a, err := New(agent.Config{Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func turnFor(s *othello.State) players.Turn {
-	return players.Turn{GameID: "g", Game: s.Game(), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
+func turnFor(s *othello.State) agent.Turn {
+	return agent.Turn{GameID: "g", Game: s.Game(), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
 }
 
 func TestMobilityMatchesMoveMask(t *testing.T) {
@@ -184,7 +184,7 @@ func TestTableKeepsFixedDepthValues(t *testing.T) {
 
 // playGame plays one game between two agents from the given opening, black first, and
 // returns the final position. Every move is checked to be in the turn's legal list.
-func playGame(t testing.TB, agents [2]players.Agent, opening []string, n int, moveTime time.Duration) *othello.State {
+func playGame(t testing.TB, agents [2]agent.Agent, opening []string, n int, moveTime time.Duration) *othello.State {
 	t.Helper()
 	s := newGame(t, n).Initial()
 	for _, text := range opening {
@@ -218,7 +218,7 @@ func playGame(t testing.TB, agents [2]players.Agent, opening []string, n int, mo
 }
 
 func TestMovesAlwaysLegal(t *testing.T) {
-	rnd, err := players.NewAgent("random", players.AgentConfig{Seed: 1})
+	rnd, err := agent.New("random", agent.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,9 +226,9 @@ func TestMovesAlwaysLegal(t *testing.T) {
 		for _, params := range []map[string]string{{"depth": "3", "exact": "8"}, nil} {
 			a := newAgent(t, params)
 			for g := range 2 {
-				agents := [2]players.Agent{a, rnd}
+				agents := [2]agent.Agent{a, rnd}
 				if g == 1 {
-					agents = [2]players.Agent{rnd, a}
+					agents = [2]agent.Agent{rnd, a}
 				}
 				playGame(t, agents, nil, n, 5*time.Millisecond)
 			}
@@ -282,7 +282,7 @@ func TestParams(t *testing.T) {
 		{map[string]string{"ties": "first"}, ""},
 		{map[string]string{"depth": "2", "ties": "random"}, ""},
 	} {
-		_, err := players.NewAgent(Name, players.AgentConfig{Params: tc.params})
+		_, err := agent.New(Name, agent.Config{Params: tc.params})
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%v: %v", tc.params, err)
@@ -290,14 +290,14 @@ func TestParams(t *testing.T) {
 			t.Errorf("%v: error %v, want one mentioning %q", tc.params, err, tc.err)
 		}
 	}
-	if games := players.AgentGames(Name); !slices.Equal(games, []string{"othello", "checkers", "giveaway"}) {
+	if games := agent.Games(Name); !slices.Equal(games, []string{"othello", "checkers", "giveaway"}) {
 		t.Errorf("registered for %v", games)
 	}
 }
 
 func TestRefusesOtherPositions(t *testing.T) {
 	a := newAgent(t, nil)
-	if _, err := a.Choose(context.Background(), players.Turn{}); !errors.Is(err, ErrNotOthello) {
+	if _, err := a.Choose(context.Background(), agent.Turn{}); !errors.Is(err, agent.ErrWrongGame) {
 		t.Errorf("no state: %v", err)
 	}
 	s := othello.NewState()
@@ -321,7 +321,7 @@ func TestTenMillisecondsPerMove(t *testing.T) {
 	for _, n := range []int{8, 6} {
 		for i, s := range append(positions(t, n, n*n-20, 40, 7), positions(t, n, n*n/3, 20, 8)...) {
 			var late time.Duration
-			var d players.Decision
+			var d agent.Decision
 			for try := range 3 {
 				tu := turnFor(s)
 				tu.GameID = "timed"
@@ -355,11 +355,11 @@ func TestBudget(t *testing.T) {
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 	a := newAgent(t, nil)
-	perMove := func(move int64) players.Turn {
-		return players.Turn{Deadline: now.Add(ms(move)), Clock: protocol.Clock{MoveMS: move, RemainingMS: move, PerMove: true}}
+	perMove := func(move int64) agent.Turn {
+		return agent.Turn{Deadline: now.Add(ms(move)), Clock: protocol.Clock{MoveMS: move, RemainingMS: move, PerMove: true}}
 	}
-	gameClock := func(remaining, inc int64) players.Turn {
-		return players.Turn{Deadline: now.Add(ms(remaining)), Clock: protocol.Clock{MoveMS: remaining, RemainingMS: remaining, IncrementMS: inc}}
+	gameClock := func(remaining, inc int64) agent.Turn {
+		return agent.Turn{Deadline: now.Add(ms(remaining)), Clock: protocol.Clock{MoveMS: remaining, RemainingMS: remaining, IncrementMS: inc}}
 	}
 	// Per move: all of it, less a tenth (at most 1ms); no new iteration after half.
 	soft, hard := a.budget(now, perMove(9), 40)

@@ -3,12 +3,12 @@ package minimax
 import (
 	"bufio"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/heuristic"
 )
 
@@ -45,14 +45,14 @@ func TestStrength(t *testing.T) {
 	ops := openings(t, 10)
 	for _, opp := range []struct {
 		name  string
-		agent players.Agent
+		agent agent.Agent
 	}{{"hp1", heuristic.NewHP1(1)}, {"hp2", heuristic.NewHP2(1)}} {
 		mm := newAgent(t, map[string]string{"depth": "4", "exact": "10"})
 		wins, draws, losses, margin := 0, 0, 0, 0
 		for g := range 20 {
-			agents, me := [2]players.Agent{mm, opp.agent}, othello.Black
+			agents, me := [2]agent.Agent{mm, opp.agent}, othello.Black
 			if g%2 == 1 {
-				agents, me = [2]players.Agent{opp.agent, mm}, othello.White
+				agents, me = [2]agent.Agent{opp.agent, mm}, othello.White
 			}
 			s := playGame(t, agents, ops[g/2], 8, 0)
 			d := s.Margin()

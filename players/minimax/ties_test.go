@@ -2,6 +2,7 @@ package minimax
 
 import (
 	"context"
+	"github.com/arenaref/arena/agent"
 	"reflect"
 	"slices"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/search"
 )
 
@@ -48,14 +48,14 @@ func plainRootScores(s *othello.State, depth int) (moves []string, scores []int3
 
 func newSeeded(t testing.TB, seed int64, params map[string]string) *Agent {
 	t.Helper()
-	a, err := New(players.AgentConfig{Seed: seed, Params: params})
+	a, err := New(agent.Config{Seed: seed, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func choose(t testing.TB, a *Agent, s *othello.State) players.Decision {
+func choose(t testing.TB, a *Agent, s *othello.State) agent.Decision {
 	t.Helper()
 	d, err := a.Choose(context.Background(), turnFor(s))
 	if err != nil {

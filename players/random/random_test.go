@@ -2,19 +2,19 @@ package random_test
 
 import (
 	"context"
+	"github.com/arenaref/arena/agent"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/testgame"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/random"
 )
 
-func newAgent(t *testing.T, seed int64) players.Agent {
+func newAgent(t *testing.T, seed int64) agent.Agent {
 	t.Helper()
-	a, err := players.NewAgent(random.Name, players.AgentConfig{Seed: seed})
+	a, err := agent.New(random.Name, agent.Config{Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func newAgent(t *testing.T, seed int64) players.Agent {
 
 // playout plays games of the counting game with a as both seats and returns every move,
 // checking each is legal.
-func playout(t *testing.T, a players.Agent, games int) []string {
+func playout(t *testing.T, a agent.Agent, games int) []string {
 	t.Helper()
 	g, err := game.Lookup(testgame.CountName)
 	if err != nil {
@@ -35,7 +35,7 @@ func playout(t *testing.T, a players.Agent, games int) []string {
 		for !st.IsTerminal() {
 			seat := st.ToMove()
 			legal := st.LegalMoves(seat, nil)
-			d, err := a.Choose(context.Background(), players.Turn{Game: g, State: st.Clone(), Seat: seat, Legal: legal})
+			d, err := a.Choose(context.Background(), agent.Turn{Game: g, State: st.Clone(), Seat: seat, Legal: legal})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,11 +52,11 @@ func playout(t *testing.T, a players.Agent, games int) []string {
 }
 
 func TestRegistered(t *testing.T) {
-	if !players.IsAgent(random.Name) {
+	if !agent.Known(random.Name) {
 		t.Fatalf("agent %q not registered", random.Name)
 	}
-	if players.AgentGames(random.Name) != nil {
-		t.Errorf("random should play any game, registered for %v", players.AgentGames(random.Name))
+	if agent.Games(random.Name) != nil {
+		t.Errorf("random should play any game, registered for %v", agent.Games(random.Name))
 	}
 }
 
@@ -78,7 +78,7 @@ func TestSpreadsOverAllLegalMoves(t *testing.T) {
 	counts := map[game.Move]int{}
 	const n = 5000
 	for range n {
-		d, err := a.Choose(context.Background(), players.Turn{Legal: legal})
+		d, err := a.Choose(context.Background(), agent.Turn{Legal: legal})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestConcurrentChoose(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 200 {
-				if _, err := a.Choose(context.Background(), players.Turn{Legal: legal}); err != nil {
+				if _, err := a.Choose(context.Background(), agent.Turn{Legal: legal}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -114,13 +114,13 @@ func TestConcurrentChoose(t *testing.T) {
 }
 
 func TestRejectsParams(t *testing.T) {
-	if _, err := players.NewAgent(random.Name, players.AgentConfig{Params: map[string]string{"depth": "3"}}); err == nil {
+	if _, err := agent.New(random.Name, agent.Config{Params: map[string]string{"depth": "3"}}); err == nil {
 		t.Fatal("random accepted a parameter")
 	}
 }
 
 func TestNoLegalMove(t *testing.T) {
-	if _, err := newAgent(t, 1).Choose(context.Background(), players.Turn{}); err == nil {
+	if _, err := newAgent(t, 1).Choose(context.Background(), agent.Turn{}); err == nil {
 		t.Fatal("Choose with no legal move returned no error")
 	}
 }

@@ -3,12 +3,12 @@ package train
 import (
 	"context"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"math/bits"
 	"math/rand/v2"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/td"
@@ -21,14 +21,14 @@ type mover interface {
 
 // agentMover plays a registered agent in process, as the player runtime would.
 type agentMover struct {
-	a    players.Agent
+	a    agent.Agent
 	g    game.Game
 	seat game.Seat
 	name string
 }
 
 func newAgentMover(g game.Game, o Opponent, seat game.Seat, rng *rand.Rand) (*agentMover, error) {
-	a, err := players.NewAgent(o.Agent, players.AgentConfig{Seed: int64(rng.Uint64() >> 1), Params: o.Params})
+	a, err := agent.New(o.Agent, agent.Config{Seed: int64(rng.Uint64() >> 1), Params: o.Params})
 	if err != nil {
 		return nil, fmt.Errorf("opponent %s: %w", o.Name, err)
 	}
@@ -36,7 +36,7 @@ func newAgentMover(g game.Game, o Opponent, seat game.Seat, rng *rand.Rand) (*ag
 }
 
 func (m *agentMover) move(s game.State, legal []game.Move) (game.Move, error) {
-	d, err := m.a.Choose(context.Background(), players.Turn{GameID: "train", Game: m.g, State: s.Clone(), Seat: m.seat, Legal: legal})
+	d, err := m.a.Choose(context.Background(), agent.Turn{GameID: "train", Game: m.g, State: s.Clone(), Seat: m.seat, Legal: legal})
 	if err != nil {
 		return 0, fmt.Errorf("opponent %s: %w", m.name, err)
 	}
@@ -48,7 +48,7 @@ func (m *agentMover) move(s game.State, legal []game.Move) (game.Move, error) {
 	return 0, fmt.Errorf("opponent %s: chose %v, not a legal move", m.name, s.MoveString(d.Move))
 }
 
-func (m *agentMover) close() { players.CloseAgent(m.a) }
+func (m *agentMover) close() { agent.Close(m.a) }
 
 // learner returns a search of the learner's model as it stands.
 func (t *Trainer) learner() Searcher {

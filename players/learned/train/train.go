@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/arenaref/arena/agent"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/td"
@@ -289,12 +289,12 @@ func (c Config) check() (Domain, error) {
 			seen[key] = true
 			continue
 		}
-		a, err := players.NewAgent(o.Agent, players.AgentConfig{Params: o.Params})
+		a, err := agent.New(o.Agent, agent.Config{Params: o.Params})
 		if err != nil {
 			return nil, bad("opponent %s: %v", o.Name, err)
 		}
-		players.CloseAgent(a)
-		if gs := players.AgentGames(o.Agent); gs != nil && !slices.Contains(gs, base) {
+		agent.Close(a)
+		if gs := agent.Games(o.Agent); gs != nil && !slices.Contains(gs, base) {
 			return nil, bad("opponent %s: agent %s does not play %s", o.Name, o.Agent, base)
 		}
 	}

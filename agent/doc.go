@@ -5,9 +5,9 @@
 //
 // It holds no transport: the NATS player runtime (package players) serves an Agent to a
 // referee, the training loop (players/learned/train) calls one in process, and the
-// conformance suite (agent/agenttest) checks one, all through this package. An agent
+// conformance suite (agent/playertest) checks one, all through this package. An agent
 // package imports this one and never the runtime, so that it builds without NATS.
 //
-// An agent is done when agenttest passes for every game it registers for; see
+// An agent is done when playertest passes for every game it registers for; see
 // docs/contributing.md.
 package agent

@@ -79,7 +79,7 @@ type Decision struct {
 // games (never for two events of one game), so an agent must be safe for concurrent use:
 // a Choose must not share mutable state, such as a random generator, a search tree or
 // scratch buffers, with another call without synchronisation. Every agent registered with
-// Register must be, and agenttest checks it under the race detector.
+// Register must be, and playertest checks it under the race detector.
 type Agent interface {
 	Choose(ctx context.Context, t Turn) (Decision, error)
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 )
 
@@ -38,6 +39,16 @@ type Position[M comparable] interface {
 	MoveIndex(m M) int
 }
 
+// Unsettled is implemented by positions that may ask the search not to score them where
+// its depth runs out, such as a checkers position whose side to move must capture: the
+// value of such a position rests on the captures to come, which an evaluation does not
+// see. The search then goes on through its moves, past its depth, until it reaches a
+// settled position (or MaxDepth plies from the root). Settled is called only at the
+// depth limit, never on a finished game.
+type Unsettled interface {
+	Settled() bool
+}
+
 // Config sizes a Searcher.
 type Config struct {
 	// TableBytes is the transposition table size: 0 means DefaultTableBytes, a negative
@@ -59,6 +70,13 @@ type Limits struct {
 	Soft time.Time
 	// Nodes, if positive, stops the search after about that many nodes.
 	Nodes int64
+	// Single searches Depth plies deep at once, without the shallower iterations first:
+	// for a fixed-depth search without a table, where they would order nothing.
+	Single bool
+	// Ties, if set, draws among the root moves of equal best value, each as likely, where
+	// the search would otherwise keep the first it found. The root's other moves are
+	// then searched with a window that makes a tie exact, which costs nodes.
+	Ties *rand.Rand
 }
 
 // timed reports whether the limits make the search depend on the time or the node count.
@@ -115,6 +133,7 @@ type Searcher[M comparable] struct {
 
 	// Per search.
 	pos        Position[M]
+	unsettled  Unsettled // pos, when it implements Unsettled
 	ctx        context.Context
 	lim        Limits
 	strict     bool // reproducible mode: see the package documentation
@@ -146,7 +165,8 @@ func (s *Searcher[M]) Clear() {
 func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim Limits) Result[M] {
 	start := time.Now()
 	s.pos, s.ctx, s.lim = pos, ctx, lim
-	defer func() { s.pos, s.ctx = nil, nil }()
+	s.unsettled, _ = pos.(Unsettled)
+	defer func() { s.pos, s.unsettled, s.ctx = nil, nil, nil }()
 	s.strict = !lim.timed()
 	s.nodes, s.nextCheck, s.stopped, s.heuristics = 0, CheckInterval, false, 0
 	if s.tt != nil {
@@ -181,8 +201,12 @@ func (s *Searcher[M]) Search(ctx context.Context, pos Position[M], lim Limits) R
 			res.Move = e.move
 		}
 	}
-	for depth := 1; depth <= maxDepth; depth++ {
-		if depth > 1 && !lim.Soft.IsZero() && time.Now().After(lim.Soft) {
+	first := 1
+	if lim.Single {
+		first = maxDepth
+	}
+	for depth := first; depth <= maxDepth; depth++ {
+		if depth > first && !lim.Soft.IsZero() && time.Now().After(lim.Soft) {
 			break
 		}
 		before := s.heuristics
@@ -231,11 +255,14 @@ func (s *Searcher[M]) negamax(depth, ply int, alpha, beta int32) int32 {
 		return 0
 	}
 	if depth <= 0 || ply >= MaxDepth {
-		v, exact := s.pos.Evaluate()
-		if !exact {
-			s.heuristics++
+		if ply >= MaxDepth || s.unsettled == nil || s.unsettled.Settled() {
+			v, exact := s.pos.Evaluate()
+			if !exact {
+				s.heuristics++
+			}
+			return v
 		}
-		return v
+		depth = 0 // unsettled: search on through the moves, at depth 0
 	}
 
 	key := s.pos.Key()
@@ -278,9 +305,34 @@ func (s *Searcher[M]) negamax(depth, ply int, alpha, beta int32) int32 {
 	alpha0 := alpha
 	best := -Infinity
 	var bestMove M
+	ties := 0 // with Limits.Ties at the root: the moves seen of value best
 	for i, m := range p.moves {
 		s.pos.Make(m)
 		var v int32
+		if ply == 0 && s.lim.Ties != nil && i > 0 {
+			// A window just below the best so far makes a tie exact, so ties are seen.
+			v = -s.negamax(max(depth-1, 0), ply+1, -beta, -(best - 1))
+			s.pos.Unmake()
+			if s.stopped {
+				return 0
+			}
+			switch {
+			case v > best:
+				ties = 1
+			case v == best:
+				if ties++; s.lim.Ties.IntN(ties) != 0 {
+					continue
+				}
+			default:
+				continue
+			}
+			best, bestMove, alpha = v, m, max(alpha, v)
+			s.setPV(ply, m)
+			if v >= beta {
+				break
+			}
+			continue
+		}
 		if i == 0 {
 			v = -s.negamax(depth-1, ply+1, -beta, -alpha)
 		} else {
@@ -294,13 +346,10 @@ func (s *Searcher[M]) negamax(depth, ply int, alpha, beta int32) int32 {
 			return 0
 		}
 		if v > best {
-			best, bestMove = v, m
+			best, bestMove, ties = v, m, 1
 			if v > alpha {
 				alpha = v
-				s.pv[ply][ply] = m
-				n := s.pvLen[ply+1]
-				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:ply+1+n])
-				s.pvLen[ply] = n + 1
+				s.setPV(ply, m)
 				if v >= beta {
 					s.history[s.pos.MoveIndex(m)] += int64(depth * depth)
 					break
@@ -327,6 +376,14 @@ func (s *Searcher[M]) negamax(depth, ply int, alpha, beta int32) int32 {
 		s.tt.store(key, depth, best, flags, bestMove)
 	}
 	return best
+}
+
+// setPV makes m and the principal variation of the child the variation at ply.
+func (s *Searcher[M]) setPV(ply int, m M) {
+	s.pv[ply][ply] = m
+	n := s.pvLen[ply+1]
+	copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:ply+1+n])
+	s.pvLen[ply] = n + 1
 }
 
 // order sorts the moves of a node: the hash move first, then by history counter, ties

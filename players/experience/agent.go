@@ -128,10 +128,11 @@ func (a *Agent) Close() error {
 	return a.base.Close()
 }
 
-// CheckGame refuses games other than the base's.
+// CheckGame refuses games other than the base's with an error wrapping
+// agent.ErrWrongGame, as a tournament expects of a mismatch.
 func (a *Agent) CheckGame(g game.Game) error {
 	if g.Name() != a.base.Game() {
-		return fmt.Errorf("experience: the base is for %s, the game is %s", a.base.Game(), g.Name())
+		return agent.WrongGame(Name, g.Name(), "the base is for "+a.base.Game())
 	}
 	return nil
 }

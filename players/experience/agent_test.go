@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/local"
 	_ "github.com/arenaref/arena/players/minimax"
@@ -62,6 +64,24 @@ func TestAgentParams(t *testing.T) {
 	}
 	if _, err := New(agent.Config{Params: map[string]string{}}); !errors.Is(err, ErrNoBase) {
 		t.Errorf("no base: %v, want ErrNoBase", err)
+	}
+}
+
+// TestAgentWrongGame: a game other than the base's, another board size or not Othello at
+// all, is refused by CheckGame and by Choose with an error wrapping agent.ErrWrongGame, as
+// a tournament and the player runtime expect (playertest found CheckGame's plain error).
+func TestAgentWrongGame(t *testing.T) {
+	a := newAgent(t, map[string]string{"base": filepath.Join(t.TempDir(), "six.db"), "size": "6"})
+	for _, g := range []game.Game{othello.New(), checkers.New(checkers.Standard)} {
+		err := a.CheckGame(g)
+		if !errors.Is(err, agent.ErrWrongGame) || !strings.Contains(err.Error(), "othello:size=6") {
+			t.Errorf("CheckGame(%s) = %v, want an error wrapping agent.ErrWrongGame naming the base's game", g.Name(), err)
+		}
+		st := g.NewState()
+		_, err = a.Choose(context.Background(), agent.Turn{GameID: "g", Game: g, State: st, Seat: 0, Legal: st.LegalMoves(0, nil)})
+		if !errors.Is(err, agent.ErrWrongGame) {
+			t.Errorf("Choose on %s = %v, want an error wrapping agent.ErrWrongGame", g.Name(), err)
+		}
 	}
 }
 

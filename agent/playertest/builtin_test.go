@@ -1,0 +1,118 @@
+package playertest_test
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/agent/playertest"
+	"github.com/arenaref/arena/game"
+	_ "github.com/arenaref/arena/games/checkers"
+	_ "github.com/arenaref/arena/games/ipd"
+	"github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/experience"
+	_ "github.com/arenaref/arena/players/heuristic"
+	_ "github.com/arenaref/arena/players/ipd"
+	_ "github.com/arenaref/arena/players/learned"
+	"github.com/arenaref/arena/players/learned/model"
+	_ "github.com/arenaref/arena/players/material"
+	_ "github.com/arenaref/arena/players/minimax"
+	_ "github.com/arenaref/arena/players/random"
+)
+
+// seedOnly is Case.Fixed for an agent whose moves depend on its seed alone whatever its
+// settings: no setting needs fixing.
+var seedOnly = map[string]string{}
+
+// builtin are the Cases of the built-in agents, by name. Every registered agent must
+// have one: TestBuiltin fails for an agent without.
+var builtin = map[string]playertest.Case{
+	"random":   {Fixed: seedOnly},
+	"hp1":      {Fixed: seedOnly},
+	"hp2":      {Fixed: seedOnly},
+	"material": {Fixed: seedOnly},
+	// Without depth=N minimax deepens until its time runs out, so its moves depend on
+	// the machine; at a fixed depth on the seed alone.
+	"minimax": {Fixed: map[string]string{"depth": "2"}},
+	// learned searches to a fixed depth, here 3 as docs/learning.md plays it, with random
+	// weights made for the game.
+	"learned": {Params: map[string]string{"depth": "3"}, GameParams: learnedWeights, Fixed: seedOnly},
+	// experience needs a base of its own for the board size; its fallback, minimax at
+	// depth 2 with ties broken by the seed, keeps it reproducible.
+	"experience": {GameParams: experienceBase, Fixed: seedOnly},
+	// The prisoner's dilemma strategies draw their random numbers from the seed, the game
+	// and the round.
+	"always-cooperate":     {Fixed: seedOnly},
+	"always-defect":        {Fixed: seedOnly},
+	"generous-tit-for-tat": {Fixed: seedOnly},
+	"grim-trigger":         {Fixed: seedOnly},
+	"satisficing":          {Fixed: seedOnly},
+	"tit-for-tat":          {Fixed: seedOnly},
+	"tit-for-two-tats":     {Fixed: seedOnly},
+	"win-stay-lose-shift":  {Fixed: seedOnly},
+}
+
+// variants are game specs with options that an agent is checked on after each game it
+// registered for. The games it registered for are always checked (a Case here lists no
+// Games), so that a game taught to an agent is checked without a change here.
+var variants = map[string][]string{
+	"othello": {"othello:size=6", "othello:size=4"},
+	"ipd":     {"ipd:payoff=fig1,continue=0.98,noise=0.05"},
+}
+
+// TestBuiltin runs the suite on every registered agent, on every game it registered for
+// and the variants of those games.
+func TestBuiltin(t *testing.T) {
+	for _, name := range agent.Names() {
+		c, ok := builtin[name]
+		if !ok {
+			t.Errorf("agent %s is registered but has no playertest.Case in builtin: add one", name)
+			continue
+		}
+		c.Agent = name
+		for _, g := range agent.Games(name) { // none for an agent of every game
+			c.Games = append(c.Games, g)
+			c.Games = append(c.Games, variants[g]...)
+		}
+		playertest.Run(t, c)
+	}
+	for name := range builtin {
+		if !agent.Known(name) {
+			t.Errorf("builtin has a Case for %s, which is not registered", name)
+		}
+	}
+}
+
+// learnedWeights writes random tanh-linear weights for the game and returns the learned
+// agent's setting naming them.
+func learnedWeights(t *testing.T, g game.Game) map[string]string {
+	t.Helper()
+	m := model.NewCheckersTanhLinear()
+	if _, ok := g.(*othello.Game); ok {
+		m = model.NewTanhLinear()
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := range m.W {
+		m.W[k] = rng.NormFloat64()
+	}
+	f, err := model.NewFile(g.Name(), m, model.Training{Method: "playertest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "weights.json")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"weights": path}
+}
+
+// experienceBase returns the experience agent's settings naming a new base for the
+// game's board size.
+func experienceBase(t *testing.T, g game.Game) map[string]string {
+	return map[string]string{
+		"base": filepath.Join(t.TempDir(), "experience.db"),
+		"size": strconv.Itoa(g.(*othello.Game).Size()),
+	}
+}

@@ -233,6 +233,18 @@ func final(own, opp uint64) int32 {
 	return 0
 }
 
+// scoreDiscs converts a search score to discs: the margin for proven results, the
+// evaluation over 100 otherwise.
+func scoreDiscs(v int32) float64 {
+	switch search.Proven(v) {
+	case 1:
+		v -= search.Win
+	case -1:
+		v += search.Win
+	}
+	return float64(v) / discPoints
+}
+
 // evaluate scores a position for the player with discs own against opp, and reports
 // whether the game is over (the score is then exact).
 func (g *geometry) evaluate(own, opp uint64) (int32, bool) {

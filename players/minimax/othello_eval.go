@@ -182,31 +182,10 @@ func neighbours(b uint64) uint64 {
 // colour. Growing that set from nothing to a fixed point finds the corners first, then
 // what leans on them.
 func (g *geometry) stable(own, occ uint64) uint64 {
-	var fullH, fullV, fullD, fullA uint64
-	for _, l := range g.rows {
-		if occ&l == l {
-			fullH |= l
-		}
-	}
-	for _, l := range g.cols {
-		if occ&l == l {
-			fullV |= l
-		}
-	}
-	for _, l := range g.diags {
-		if occ&l == l {
-			fullD |= l
-		}
-	}
-	for _, l := range g.antiDiags {
-		if occ&l == l {
-			fullA |= l
-		}
-	}
-	h0 := g.fileA | g.fileLast | fullH
-	v0 := g.rank1 | g.rankLast | fullV
-	d0 := g.edge | fullD
-	a0 := g.edge | fullA
+	h0 := g.fileA | g.fileLast | full(g.rows, occ)
+	v0 := g.rank1 | g.rankLast | full(g.cols, occ)
+	d0 := g.edge | full(g.diags, occ)
+	a0 := g.edge | full(g.antiDiags, occ)
 	var s uint64
 	for {
 		h := h0 | (s<<1)&notA | (s>>1)&notH
@@ -219,6 +198,17 @@ func (g *geometry) stable(own, occ uint64) uint64 {
 		}
 		s = next
 	}
+}
+
+// full returns the squares of the lines that occ fills.
+func full(lines []uint64, occ uint64) uint64 {
+	var f uint64
+	for _, l := range lines {
+		if occ&l == l {
+			f |= l
+		}
+	}
+	return f
 }
 
 // final returns the score of a finished game for the player with own discs.

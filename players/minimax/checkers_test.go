@@ -256,7 +256,7 @@ func TestCheckersTiesRandom(t *testing.T) {
 }
 
 // TestCheckersSearchAllocs: a search allocates its principal variation and nothing per
-// node, the capture sequences Evaluate follows included.
+// node, the capture sequences it plays out past its depth included.
 func TestCheckersSearchAllocs(t *testing.T) {
 	for _, v := range variants {
 		ps := checkersPositions(t, v, 8, 12)

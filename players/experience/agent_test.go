@@ -128,8 +128,14 @@ func TestAgentLearns(t *testing.T) {
 	if rows[0].Hits != 0 || rows[0].Decisions == 0 {
 		t.Errorf("first game: %d of %d moves from an empty base", rows[0].Hits, rows[0].Decisions)
 	}
-	if rows[2].Hits == 0 {
-		t.Errorf("third game (black again): no move came from the base")
+	// Which later game takes moves from the base depends on the fallback's random
+	// choices among tied moves (ties=random): one of the five must.
+	hits := 0
+	for _, r := range rows[1:] {
+		hits += r.Hits
+	}
+	if hits == 0 {
+		t.Errorf("no move of the games after the first came from the base")
 	}
 	st, _ := a.Base().Stats()
 	if n := a.Base().Nodes(); n != st.Nodes || n == 0 {

@@ -2,10 +2,10 @@
 // paper, registered as agents "hp1" and "hp2". They are the yardsticks learning players
 // are measured against, so they follow the paper's description literally:
 //
-//   - hp1 (HP1) searches exhaustively to the end of the game once six or fewer squares
-//     are empty, and plays a move with the best final disc differential. Before that it
-//     is greedy: it takes a corner whenever it can (the one leaving it the most discs, if
-//     several are open) and otherwise the move leaving it the most discs.
+//   - hp1 (HP1) searches to the end of the game (with players/search) once six or fewer
+//     squares are empty, and plays a move with the best final disc differential. Before
+//     that it is greedy: it takes a corner whenever it can (the one leaving it the most
+//     discs, if several are open) and otherwise the move leaving it the most discs.
 //   - hp2 (HP2) scores the position after each of its moves with a square-weight table,
 //     its own discs counting for and the opponent's against, and plays the best.
 //

@@ -121,7 +121,8 @@ var ErrNotOthello = agent.ErrWrongGame
 // picker breaks ties between equally good moves at random, from a seeded source, so that
 // an agent is reproducible for a seed yet does not always play the same game. The runtime
 // may ask one agent for moves of several games at once, and rand.Rand is not safe for
-// concurrent use, so mu guards rng; everything else the agents do works on copies.
+// concurrent use, so mu guards rng (and HP1's endgame search, which draws from it);
+// everything else the agents do works on copies.
 type picker struct {
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -155,15 +156,6 @@ func position(t agent.Turn) (*othello.State, error) {
 	return s, nil
 }
 
-// discs returns the discs of the colour to move of s and of its opponent.
-func discs(s *othello.State) (own, opp uint64) {
-	black, white := s.Bitboards()
-	if s.Side() == othello.White {
-		return white, black
-	}
-	return black, white
-}
-
 // after returns the discs of the mover of s and of its opponent once it has played m.
 func after(s *othello.State, m game.Move) (own, opp uint64) {
 	c := *s
@@ -178,14 +170,18 @@ func after(s *othello.State, m game.Move) (own, opp uint64) {
 }
 
 // HP1 is the first heuristic player of the seed paper. With EndgameEmpties or fewer
-// empty squares it searches to the end and plays a move with the best final disc
-// differential. Before that it plays greedily: a corner if it can (the corner leaving it
-// the most discs, if several), otherwise the move leaving it the most discs. Ties are
-// broken at random. It plays every board size and is safe for concurrent use.
-type HP1 struct{ picker }
+// empty squares it searches to the end (with players/search) and plays a move with the
+// best final disc differential. Before that it plays greedily: a corner if it can (the
+// corner leaving it the most discs, if several), otherwise the move leaving it the most
+// discs. Ties are broken at random, uniformly. It plays every board size and is safe for
+// concurrent use.
+type HP1 struct {
+	picker
+	end *endgame // made at the first endgame; guarded by picker.mu
+}
 
 // NewHP1 returns HP1 with its tie-breaking seeded by seed.
-func NewHP1(seed int64) *HP1 { return &HP1{newPicker(seed)} }
+func NewHP1(seed int64) *HP1 { return &HP1{picker: newPicker(seed)} }
 
 // Choose picks HP1's move. Info reports depth 1 and the disc count after the move when
 // greedy, or the number of empty squares searched, the nodes visited and the exact final
@@ -200,7 +196,7 @@ func (a *HP1) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) 
 		return agent.Decision{Move: othello.Pass}, nil
 	}
 	if s.Empties() <= EndgameEmpties {
-		return a.endgame(s, mask), nil
+		return a.endgame(ctx, s), nil
 	}
 	if corners := cornerMask(s.Size()); mask&corners != 0 {
 		mask &= corners
@@ -215,40 +211,16 @@ func (a *HP1) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) 
 	}, nil
 }
 
-func (a *HP1) endgame(s *othello.State, mask uint64) agent.Decision {
-	var nodes int64
-	best, bestScore := bestMoves(mask, func(mv game.Move) int {
-		c := *s
-		_ = c.Play(mv) // legal: it comes from the move mask
-		return -solve(&c, &nodes)
-	})
-	return agent.Decision{
-		Move: a.pick(best),
-		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: nodes, Score: float64(bestScore)},
+// endgame searches s to the end. The search draws from the tie-breaking source
+// throughout, and a Searcher is not safe for concurrent use either, so both are used
+// under the picker's lock: endgames of six empties take a few hundred microseconds.
+func (a *HP1) endgame(ctx context.Context, s *othello.State) agent.Decision {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.end == nil {
+		a.end = newEndgame()
 	}
-}
-
-// solve returns the final disc differential, from the view of the side to move, of s
-// with both sides playing perfectly. Passes are moves like any other.
-func solve(s *othello.State, nodes *int64) int {
-	*nodes++
-	mask := s.MoveMask()
-	if mask == 0 {
-		c := *s
-		if c.Play(othello.Pass) != nil {
-			// Neither side can move: the game is over.
-			own, opp := discs(s)
-			return bits.OnesCount64(own) - bits.OnesCount64(opp)
-		}
-		return -solve(&c, nodes)
-	}
-	best := -othello.Squares - 1
-	for ; mask != 0; mask &= mask - 1 {
-		c := *s
-		_ = c.Play(game.Move(bits.TrailingZeros64(mask)))
-		best = max(best, -solve(&c, nodes))
-	}
-	return best
+	return a.end.choose(ctx, s, a.rng)
 }
 
 // HP2 is the second heuristic player of the seed paper: it plays the move after which

@@ -294,3 +294,59 @@ func TestRegisteredForEverySize(t *testing.T) {
 		}
 	}
 }
+
+// TestHP1EndgameTies: in endgames with several moves of the best final disc differential,
+// HP1 plays each of them about as often, and never another, on every board size.
+func TestHP1EndgameTies(t *testing.T) {
+	const calls = 300
+	found := 0
+	for _, n := range []int{8, 6, 4} {
+		sized := 0
+		for _, s := range randomPositions(t, n, 30, 7) {
+			if s.Empties() > heuristic.EndgameEmpties || sized >= 4 {
+				continue
+			}
+			values := map[game.Move]int{}
+			best := -100
+			for _, m := range s.LegalMoves(s.ToMove(), nil) {
+				c := *s
+				_ = c.Play(m)
+				values[m] = -negamax(&c)
+				best = max(best, values[m])
+			}
+			tied := 0
+			for _, v := range values {
+				if v == best {
+					tied++
+				}
+			}
+			if tied < 2 {
+				continue
+			}
+			found++
+			sized++
+			hp1 := heuristic.NewHP1(int64(found))
+			count := map[game.Move]int{}
+			for range calls {
+				d := choose(t, hp1, s)
+				if values[d.Move] != best || d.Info.Score != float64(best) {
+					t.Fatalf("%s: played %s worth %d (info %+v), best %d", s, s.MoveString(d.Move), values[d.Move], d.Info, best)
+				}
+				count[d.Move]++
+			}
+			// Expected calls/tied each; the bounds are four standard deviations or more.
+			for m, k := range count {
+				if want := calls / tied; k < want/2 || k > want*3/2 {
+					t.Errorf("%s: %s played %d times of %d, %d moves tied (all: %v)", s, s.MoveString(m), k, calls, tied, count)
+				}
+			}
+			if len(count) != tied {
+				t.Errorf("%s: played %v, %d moves tied", s, count, tied)
+			}
+		}
+		if sized == 0 {
+			t.Errorf("%dx%d: no endgame with tied best moves", n, n)
+		}
+	}
+	t.Logf("%d endgames with tied best moves", found)
+}

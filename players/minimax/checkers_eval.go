@@ -3,12 +3,11 @@ package minimax
 import (
 	"math/bits"
 
-	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/players/search"
 )
 
-// Checkers scores are in points too, 100 points standing for one man. A finished game
+// Checkers scores are in points, manPoints standing for one man. A finished game
 // scores search.Win for a win, plus piecePoints per piece of the winner's margin (in
 // checkers its pieces less the loser's, in giveaway the loser's less its own, never below
 // 0), plus a bonus for a quick win: speedPlies less the plies from the search's root to
@@ -20,6 +19,7 @@ import (
 // a slightly wrong bonus: the choice among wins may then be a little slower, never a win
 // taken for anything else. Choose reports the margin alone (checkersScore).
 const (
+	manPoints   = 100
 	piecePoints = 256
 	speedPlies  = piecePoints - 1
 )
@@ -154,75 +154,8 @@ func approach(kings, opp uint32) int32 {
 	return sum
 }
 
-// qDepth bounds the capture sequences Evaluate follows before it scores a position.
-const qDepth = 12
-
-// qWin is what a game found finished inside Evaluate's capture sequences scores: a
-// heuristic score, since the search did not see the end itself, but larger than any other.
-const qWin = search.Win / 2
-
-// Evaluate scores the position for the side to move. A finished game gets its exact
-// result. Otherwise, while the side to move must capture, the captures are played out
-// (the best for each side, captures being compulsory) up to qDepth plies, so that the
-// score never rests on a piece about to be taken; then the static evaluation of the
-// variant (CheckersWeights or GiveawayWeights).
-func (p *CheckersPosition) Evaluate() (int32, bool) {
-	s := &p.stack[p.top]
-	if s.ToMove() == game.Terminal {
-		return checkersFinal(s, p.top), true
-	}
-	return p.quiesce(0, -search.Infinity, search.Infinity), false
-}
-
-// quiesce returns the value of the current position with the pending captures played
-// out, by fail-soft alpha-beta over the captures.
-func (p *CheckersPosition) quiesce(d int, alpha, beta int32) int32 {
-	s := &p.stack[p.top]
-	if s.ToMove() == game.Terminal {
-		switch v := checkersFinal(s, p.top); {
-		case v >= search.Win:
-			return v - search.Win + qWin
-		case v <= -search.Win:
-			return v + search.Win - qWin
-		default:
-			return v
-		}
-	}
-	if d >= qDepth || !s.MustCapture() {
-		return p.static(s)
-	}
-	moves := s.LegalMoves(s.ToMove(), p.qbuf[d][:0])
-	p.qbuf[d] = moves
-	best := -search.Infinity
-	for _, m := range moves {
-		p.push(m)
-		v := -p.quiesce(d+1, -beta, -max(alpha, best))
-		p.top--
-		if v > best {
-			best = v
-			if best >= beta {
-				break
-			}
-		}
-	}
-	return best
-}
-
-// push plays m on a new top of the stack, without the key: for Evaluate's captures.
-func (p *CheckersPosition) push(m game.Move) {
-	if p.top+1 >= len(p.stack) {
-		p.stack = append(p.stack, checkers.State{})
-		p.keys = append(p.keys, 0)
-	}
-	p.stack[p.top+1] = p.stack[p.top]
-	p.top++
-	if err := p.stack[p.top].Play(m); err != nil {
-		panic("minimax: evaluation played an illegal checkers move: " + err.Error())
-	}
-}
-
 // static is the static evaluation of s, which is not over, for its side to move.
-func (p *CheckersPosition) static(s *checkers.State) int32 {
+func (p *checkersPosition) static(s *checkers.State) int32 {
 	b, w, k := s.Pieces()
 	bm, wm, bk, wk := b&^k, w&^k, b&k, w&k
 	n := bits.OnesCount32(b | w)
@@ -325,7 +258,7 @@ func checkersFinal(s *checkers.State, plies int) int32 {
 	return -search.Win - piecePoints*max(-margin, 0) - bonus
 }
 
-// checkersScore converts a checkers search score to men: the evaluation over 100, or the
+// checkersScore converts a checkers search score to men: the evaluation over manPoints, or the
 // final margin in pieces once the result is proven (the speed bonus left out).
 func checkersScore(v int32) float64 {
 	switch search.Proven(v) {
@@ -334,5 +267,5 @@ func checkersScore(v int32) float64 {
 	case -1:
 		return -float64((-v - search.Win) / piecePoints)
 	}
-	return float64(v) / discPoints
+	return float64(v) / manPoints
 }

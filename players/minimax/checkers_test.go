@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
+	"github.com/arenaref/arena/players/boards"
 	"github.com/arenaref/arena/players/material"
 	"github.com/arenaref/arena/players/search"
 	"github.com/arenaref/arena/protocol"
@@ -27,7 +28,7 @@ func pdn(sq ...int) uint32 {
 	return b
 }
 
-func checkersPosition(t testing.TB, v checkers.Variant, black, white, kings []int, side game.Seat) *checkers.State {
+func checkersState(t testing.TB, v checkers.Variant, black, white, kings []int, side game.Seat) *checkers.State {
 	t.Helper()
 	s, err := checkers.FromPieces(v, pdn(black...), pdn(white...), pdn(kings...), side)
 	if err != nil {
@@ -42,19 +43,9 @@ func checkersPositions(t testing.TB, v checkers.Variant, count int, seed uint64)
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, uint64(v)+0xc4))
 	var out []*checkers.State
-	var buf []game.Move
 	for len(out) < count {
 		s := checkers.New(v).Initial()
-		plies := rng.IntN(120)
-		for range plies {
-			if s.IsTerminal() {
-				break
-			}
-			buf = s.LegalMoves(s.ToMove(), buf[:0])
-			if err := s.Play(buf[rng.IntN(len(buf))]); err != nil {
-				t.Fatal(err)
-			}
-		}
+		randomPlay(t, s, rng, rng.IntN(120))
 		if !s.IsTerminal() {
 			out = append(out, s)
 		}
@@ -62,26 +53,23 @@ func checkersPositions(t testing.TB, v checkers.Variant, count int, seed uint64)
 	return out
 }
 
-func checkersTurn(s *checkers.State) agent.Turn {
-	return agent.Turn{GameID: "c", Game: checkers.New(s.Variant()), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
-}
+func checkersTurn(s *checkers.State) agent.Turn { return turnOf(s.Game(), s) }
 
-// TestCheckersPosition follows random games through a CheckersPosition: its moves are the
-// legal moves, captures taking most first; its key is the Zobrist key computed from
-// scratch with the draw counter, whichever way the position was reached; Unmake restores
-// the position and its key.
+// TestCheckersPosition follows random games through a checkersPosition: its moves are
+// the legal moves, captures taking most first, and it is settled exactly when no capture
+// is to be made.
 func TestCheckersPosition(t *testing.T) {
 	for _, v := range variants {
 		rng := rand.New(rand.NewPCG(uint64(v), 11))
 		captures := 0
 		for range 60 {
-			s := checkers.New(v).Initial()
-			p := NewCheckersPosition(s)
-			for depth := 0; ; depth++ {
+			p := positionAt(t, checkersGame{}, checkers.New(v).Initial()).(*checkersPosition)
+			for {
 				cur := p.State()
 				moves := p.Moves(nil)
 				legal := cur.LegalMoves(cur.ToMove(), nil)
-				if !sameMoves(moves, legal) {
+				slices.Sort(legal)
+				if got := slices.Sorted(slices.Values(moves)); !slices.Equal(got, legal) {
 					t.Fatalf("%s: Moves %v, LegalMoves %v", cur, moves, legal)
 				}
 				for i := 1; i < len(moves); i++ {
@@ -89,77 +77,21 @@ func TestCheckersPosition(t *testing.T) {
 						t.Fatalf("%s: %v not ordered by captures", cur, moves)
 					}
 				}
-				if want := zobristOf(cur) ^ zobristQuiet[cur.Quiet()]; p.Key() != want {
-					t.Fatalf("%s: key %x, from scratch %x", cur, p.Key(), want)
-				}
 				if len(moves) == 0 {
 					break
 				}
-				if cur.MustCapture() {
+				capture := checkers.MoveCaptures(moves[0]) > 0
+				if p.Settled() == capture {
+					t.Fatalf("%s: settled %v with moves %v", cur, p.Settled(), moves)
+				}
+				if capture {
 					captures++
-				}
-				// Try every move and take it back, then play one for real.
-				key, text := p.Key(), cur.String()
-				for _, m := range moves {
-					p.Make(m)
-					p.Unmake()
-				}
-				if p.Key() != key || p.State().String() != text {
-					t.Fatalf("%s: Make and Unmake left %s (key %x, was %x)", text, p.State(), p.Key(), key)
 				}
 				p.Make(moves[rng.IntN(len(moves))])
 			}
 		}
 		if captures == 0 {
 			t.Errorf("%s: no capture in any game", v)
-		}
-	}
-}
-
-func sameMoves(a, b []game.Move) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
-}
-
-// plainValue is plainMinimax over any search.Position.
-func plainValue(p search.Position[game.Move], depth int) int32 {
-	if depth > 0 {
-		if moves := p.Moves(nil); len(moves) > 0 {
-			best := -search.Infinity
-			for _, m := range moves {
-				p.Make(m)
-				best = max(best, -plainValue(p, depth-1))
-				p.Unmake()
-			}
-			return best
-		}
-	}
-	v, _ := p.Evaluate()
-	return v
-}
-
-// TestCheckersSearchMatchesMinimax: a fixed-depth search of a checkers position, with or
-// without the table, has the value of plain minimax at that depth, and an exact result
-// is a proven one.
-func TestCheckersSearchMatchesMinimax(t *testing.T) {
-	with := search.New[game.Move](search.Config{MoveIndices: checkersMoveIndices, TableBytes: 1 << 20})
-	without := search.New[game.Move](search.Config{MoveIndices: checkersMoveIndices, TableBytes: -1})
-	for _, v := range variants {
-		for i, s := range checkersPositions(t, v, 20, 3) {
-			for depth := 1; depth <= 4; depth++ {
-				want := plainValue(NewCheckersPosition(s), depth)
-				for name, sr := range map[string]*search.Searcher[game.Move]{"table": with, "no table": without} {
-					r := sr.Search(context.Background(), NewCheckersPosition(s), search.Limits{Depth: depth})
-					if r.Score != want || (r.Depth != depth && !r.Exact) {
-						t.Fatalf("%s position %d %s depth %d, %s: %d (depth %d), plain minimax %d", v, i, s, depth, name, r.Score, r.Depth, want)
-					}
-					if r.Exact && search.Proven(r.Score) == 0 && r.Score != 0 {
-						t.Fatalf("%s position %d %s: exact score %d neither a result nor a draw", v, i, s, r.Score)
-					}
-				}
-			}
 		}
 	}
 }
@@ -211,7 +143,7 @@ func TestCheckersForced(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		s := checkersPosition(t, tc.v, tc.black, tc.white, tc.kings, tc.side)
+		s := checkersState(t, tc.v, tc.black, tc.white, tc.kings, tc.side)
 		var runs []map[string]string
 		for d := tc.minDepth; d <= 6; d++ {
 			runs = append(runs, map[string]string{"depth": strconv.Itoa(d)}, map[string]string{"depth": strconv.Itoa(d), "ties": "random"})
@@ -323,31 +255,13 @@ func TestCheckersTiesRandom(t *testing.T) {
 	}
 }
 
-// TestCheckersFixedDepthDeterministic: a fixed-depth search gives the same decision
-// whatever earlier searches left in the table.
-func TestCheckersFixedDepthDeterministic(t *testing.T) {
-	params := map[string]string{"depth": "5"}
-	for _, v := range variants {
-		fresh, used := newAgent(t, params), newAgent(t, params)
-		for _, s := range checkersPositions(t, v, 6, 8) {
-			chooseCheckers(t, used, s)
-		}
-		for _, s := range checkersPositions(t, v, 10, 9) {
-			a, b := chooseCheckers(t, fresh, s), chooseCheckers(t, used, s)
-			if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes || !slices.Equal(a.Info.PV, b.Info.PV) {
-				t.Errorf("%s: %+v, then %+v", s, a, b)
-			}
-		}
-	}
-}
-
 // TestCheckersSearchAllocs: a search allocates its principal variation and nothing per
-// node, the capture sequences Evaluate follows included.
+// node, the capture sequences it plays out past its depth included.
 func TestCheckersSearchAllocs(t *testing.T) {
 	for _, v := range variants {
 		ps := checkersPositions(t, v, 8, 12)
-		s := search.New[game.Move](search.Config{MoveIndices: checkersMoveIndices, TableBytes: 1 << 20})
-		pos := NewCheckersPosition(ps[0])
+		s := search.New[game.Move](search.Config{MoveIndices: boards.CheckersMoveIndices, TableBytes: 1 << 20})
+		pos := positionAt(t, checkersGame{}, ps[0])
 		var nodes int64
 		allocs := testing.AllocsPerRun(3, func() {
 			for _, p := range ps {
@@ -365,11 +279,7 @@ func TestCheckersSearchAllocs(t *testing.T) {
 // chooseCheckers asks a for a move in s.
 func chooseCheckers(t testing.TB, a *Agent, s *checkers.State) agent.Decision {
 	t.Helper()
-	d, err := a.Choose(context.Background(), checkersTurn(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return decide(t, a, checkersTurn(s))
 }
 
 // TestCheckersMobility checks the evaluation's move count on bitboards against the
@@ -402,60 +312,6 @@ func TestCheckersMobility(t *testing.T) {
 	}
 	if withCaptures == 0 {
 		t.Error("no position with a capture")
-	}
-}
-
-// TestCheckersTenMillisecondsPerMove is TestTenMillisecondsPerMove for checkers and
-// giveaway: turns whose deadline is 9ms away, each asked again up to twice when late,
-// since a busy machine may deschedule the search.
-func TestCheckersTenMillisecondsPerMove(t *testing.T) {
-	const slack = 3 * time.Millisecond
-	a := newAgent(t, nil)
-	var worst time.Duration
-	for _, v := range variants {
-		for i, s := range checkersPositions(t, v, 60, 14) {
-			var late time.Duration
-			var d agent.Decision
-			for range 3 {
-				tu := checkersTurn(s)
-				tu.GameID = "timed"
-				tu.Clock = protocol.Clock{MoveMS: 10, RemainingMS: 10, PerMove: true}
-				tu.Deadline = time.Now().Add(9 * time.Millisecond)
-				var err error
-				d, err = a.Choose(context.Background(), tu)
-				late = time.Since(tu.Deadline)
-				if err != nil || !slices.Contains(tu.Legal, d.Move) {
-					t.Fatalf("%s position %d: move %d, err %v", v, i, d.Move, err)
-				}
-				if d.Info.Depth < 1 {
-					t.Errorf("%s position %d: no iteration completed in 9ms", v, i)
-				}
-				if late <= slack {
-					break
-				}
-			}
-			worst = max(worst, late)
-			if late > slack {
-				t.Errorf("%s position %d: answered %v after the deadline three times (depth %d, %d nodes)",
-					v, i, late, d.Info.Depth, d.Info.Nodes)
-			}
-		}
-	}
-	t.Logf("latest answer after retries: %v after the deadline", worst)
-}
-
-// TestCheckersRefuses: a turn for the wrong seat or after the end of the game is an error.
-func TestCheckersRefuses(t *testing.T) {
-	a := newAgent(t, map[string]string{"depth": "2"})
-	s := checkers.New(checkers.Standard).Initial()
-	tu := checkersTurn(s)
-	tu.Seat = checkers.White
-	if _, err := a.Choose(context.Background(), tu); err == nil {
-		t.Error("wrong seat accepted")
-	}
-	over := checkersPosition(t, checkers.Giveaway, []int{14}, nil, nil, checkers.White)
-	if _, err := a.Choose(context.Background(), agent.Turn{State: over, Seat: checkers.White, Legal: []game.Move{0}}); err == nil {
-		t.Error("finished game accepted")
 	}
 }
 

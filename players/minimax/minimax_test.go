@@ -3,7 +3,6 @@ package minimax
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -12,26 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/players/boards"
 	"github.com/arenaref/arena/players/search"
 	"github.com/arenaref/arena/protocol"
 
 	_ "github.com/arenaref/arena/players/random"
 )
-
-func newAgent(t testing.TB, params map[string]string) *Agent {
-	t.Helper()
-	a, err := New(agent.Config{Params: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-func turnFor(s *othello.State) agent.Turn {
-	return agent.Turn{GameID: "g", Game: s.Game(), State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)}
-}
 
 func TestMobilityMatchesMoveMask(t *testing.T) {
 	for _, n := range othello.Sizes() {
@@ -106,8 +96,8 @@ func TestExactSolveMatchesBruteForce(t *testing.T) {
 		a := newAgent(t, map[string]string{"depth": "1"})
 		for _, s := range positions(t, tc.n, tc.empties, tc.count, uint64(tc.n*100+tc.empties)) {
 			want := solve(s, &passes)
-			r := search.New[game.Move](search.Config{MoveIndices: moveIndices}).
-				Search(context.Background(), NewPosition(s), search.Limits{})
+			r := search.New[game.Move](search.Config{MoveIndices: boards.OthelloMoveIndices}).
+				Search(context.Background(), positionAt(t, othelloGame{}, s), search.Limits{})
 			if !r.Exact || scoreDiscs(r.Score) != float64(want) {
 				t.Fatalf("%s: search %v (exact %v), brute force %d", s, scoreDiscs(r.Score), r.Exact, want)
 			}
@@ -166,19 +156,37 @@ func TestForcedCornerWin(t *testing.T) {
 	}
 }
 
-// TestTableKeepsFixedDepthValues: at a fixed depth, the transposition table changes how
-// much is searched, never the value.
-func TestTableKeepsFixedDepthValues(t *testing.T) {
-	with := search.New[game.Move](search.Config{MoveIndices: moveIndices, TableBytes: 1 << 20})
-	without := search.New[game.Move](search.Config{MoveIndices: moveIndices, TableBytes: -1})
-	for i, s := range append(positions(t, 8, 40, 6, 3), positions(t, 6, 14, 6, 4)...) {
-		for depth := 1; depth <= 6; depth++ {
-			a := with.Search(context.Background(), NewPosition(s), search.Limits{Depth: depth})
-			b := without.Search(context.Background(), NewPosition(s), search.Limits{Depth: depth})
-			if a.Score != b.Score || a.Depth != depth || b.Depth != depth {
-				t.Fatalf("position %d depth %d: %d with the table, %d without", i, depth, a.Score, b.Score)
+// TestSearchMatchesMinimax: a fixed-depth search of every game, with or without the
+// transposition table, has the value of plain minimax at that depth (capture sequences
+// played out in checkers), and an exact result is a proven one or a draw.
+func TestSearchMatchesMinimax(t *testing.T) {
+	for _, sm := range samples(t, 12, 3) {
+		t.Run(sm.name, func(t *testing.T) {
+			_, g, err := lookup(sm.game, sm.name)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			with := search.New[game.Move](search.Config{MoveIndices: g.MoveIndices(), TableBytes: 1 << 20})
+			without := search.New[game.Move](search.Config{MoveIndices: g.MoveIndices(), TableBytes: -1})
+			pos := g.NewPosition()
+			for i, s := range sm.states {
+				for depth := 1; depth <= 4; depth++ {
+					if err := pos.Reset(s); err != nil {
+						t.Fatal(err)
+					}
+					want := plainValue(pos, depth)
+					for name, sr := range map[string]*search.Searcher[game.Move]{"table": with, "no table": without} {
+						r := sr.Search(context.Background(), pos, search.Limits{Depth: depth})
+						if r.Score != want || (r.Depth != depth && !r.Exact) {
+							t.Fatalf("position %d %s depth %d, %s: %d (depth %d), plain minimax %d", i, s, depth, name, r.Score, r.Depth, want)
+						}
+						if r.Exact && search.Proven(r.Score) == 0 && r.Score != 0 {
+							t.Fatalf("position %d %s: exact score %d neither a result nor a draw", i, s, r.Score)
+						}
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -236,32 +244,26 @@ func TestMovesAlwaysLegal(t *testing.T) {
 	}
 }
 
+// TestFixedDepthDeterministic: in every game a fixed-depth search gives the same
+// decision whatever earlier searches left in the table.
 func TestFixedDepthDeterministic(t *testing.T) {
 	params := map[string]string{"depth": "5"}
-	fresh := newAgent(t, params)
-	used := newAgent(t, params)
-	ps := positions(t, 8, 36, 8, 5)
-	// Fill used's table and history with other searches first.
-	for _, s := range positions(t, 8, 30, 4, 6) {
-		if _, err := used.Choose(context.Background(), turnFor(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range ps {
-		a, err := fresh.Choose(context.Background(), turnFor(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := used.Choose(context.Background(), turnFor(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes || !slices.Equal(a.Info.PV, b.Info.PV) {
-			t.Errorf("%s: %+v then %+v", s, a, b)
-		}
-		if a.Info.Depth != 5 || len(a.Info.PV) == 0 || a.Info.PV[0] != s.MoveString(a.Move) {
-			t.Errorf("%s: info %+v for move %s", s, a.Info, s.MoveString(a.Move))
-		}
+	for _, sm := range samples(t, 10, 5) {
+		t.Run(sm.name, func(t *testing.T) {
+			fresh, used := newAgent(t, params), newAgent(t, params)
+			for _, s := range sm.states[len(sm.states)/2:] {
+				decide(t, used, turnOf(sm.game, s))
+			}
+			for _, s := range sm.states[:len(sm.states)/2] {
+				a, b := decide(t, fresh, turnOf(sm.game, s)), decide(t, used, turnOf(sm.game, s))
+				if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes || !slices.Equal(a.Info.PV, b.Info.PV) {
+					t.Errorf("%s: %+v, then %+v", s, a, b)
+				}
+				if a.Info.Depth < 1 || len(a.Info.PV) == 0 || a.Info.PV[0] != s.MoveString(a.Move) {
+					t.Errorf("%s: info %+v for move %s", s, a.Info, s.MoveString(a.Move))
+				}
+			}
+		})
 	}
 }
 
@@ -275,7 +277,7 @@ func TestParams(t *testing.T) {
 		{map[string]string{"depth": "x"}, "depth"},
 		{map[string]string{"depth": "129"}, "depth"},
 		{map[string]string{"tt": "-1"}, "tt"},
-		{map[string]string{"exact": "65"}, "exact"},
+		{map[string]string{"exact": "129"}, "exact"},
 		{map[string]string{"depth": "4", "tt": "0", "exact": "0"}, ""},
 		{map[string]string{"depth": "2", "ties": "bogus"}, `ties="bogus"`},
 		{map[string]string{"ties": "random"}, "needs depth"},
@@ -290,40 +292,64 @@ func TestParams(t *testing.T) {
 			t.Errorf("%v: error %v, want one mentioning %q", tc.params, err, tc.err)
 		}
 	}
-	if games := agent.Games(Name); !slices.Equal(games, []string{"othello", "checkers", "giveaway"}) {
+	// testcount is count_test.go's.
+	if games := agent.Games(Name); !slices.Equal(games, []string{"checkers", "giveaway", "othello", "testcount"}) {
 		t.Errorf("registered for %v", games)
 	}
 }
 
-func TestRefusesOtherPositions(t *testing.T) {
-	a := newAgent(t, nil)
-	if _, err := a.Choose(context.Background(), agent.Turn{}); !errors.Is(err, agent.ErrWrongGame) {
-		t.Errorf("no state: %v", err)
+// TestRefuses: a turn of a game the agent was not taught, of a state that does not fit
+// its game, for the wrong seat or after the end of the game is an error, wrapping
+// agent.ErrWrongGame when the game is wrong.
+func TestRefuses(t *testing.T) {
+	a := newAgent(t, map[string]string{"depth": "2"})
+	pennies, err := game.Lookup("testpennies")
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := othello.NewState()
-	tu := turnFor(s)
-	tu.Seat = othello.White
-	if _, err := a.Choose(context.Background(), tu); err == nil {
-		t.Error("wrong seat accepted")
+	ch := checkers.New(checkers.Standard).Initial()
+	wrongSeat := turnOf(ch.Game(), ch)
+	wrongSeat.Seat = checkers.White
+	over := checkersState(t, checkers.Giveaway, []int{14}, nil, nil, checkers.White)
+	for _, tc := range []struct {
+		name      string
+		turn      agent.Turn
+		wrongGame bool
+	}{
+		{"no game", agent.Turn{State: othello.NewState()}, true},
+		{"no state", agent.Turn{Game: othello.New()}, true},
+		{"unknown game", turnOf(pennies, pennies.NewState()), true},
+		{"checkers state for othello", agent.Turn{Game: othello.New(), State: ch, Seat: ch.ToMove()}, true},
+		{"nil othello state", agent.Turn{Game: othello.New(), State: (*othello.State)(nil)}, true},
+		{"wrong seat", wrongSeat, false},
+		{"game over", agent.Turn{Game: over.Game(), State: over, Seat: checkers.White, Legal: []game.Move{0}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := a.Choose(context.Background(), tc.turn)
+			if err == nil || errors.Is(err, agent.ErrWrongGame) != tc.wrongGame {
+				t.Errorf("error %v; want one, wrapping ErrWrongGame: %v", err, tc.wrongGame)
+			}
+		})
 	}
 }
 
-// TestTenMillisecondsPerMove gives the agent turns whose deadline is 9ms away, as the
-// runtime does for 10ms per move, and checks that it always answers in time. The machine
-// may be busy with other work (other tests, other builds): a late answer is asked again
-// up to twice, and only a position late all three times fails, since a search that
-// ignores its deadline is late every time while a descheduled process rarely is.
+// TestTenMillisecondsPerMove gives the agent turns of every game whose deadline is 9ms
+// away, as the runtime does for 10ms per move, and checks that it always answers in time.
+// The machine may be busy with other work (other tests, other builds): a late answer is
+// asked again up to twice, and only a position late all three times fails, since a
+// search that ignores its deadline is late every time while a descheduled process
+// rarely is.
 func TestTenMillisecondsPerMove(t *testing.T) {
 	const slack = 3 * time.Millisecond
 	a := newAgent(t, nil)
 	var worst time.Duration
 	retries := 0
-	for _, n := range []int{8, 6} {
-		for i, s := range append(positions(t, n, n*n-20, 40, 7), positions(t, n, n*n/3, 20, 8)...) {
+	for _, sm := range samples(t, 60, 7) {
+		for i, s := range sm.states {
 			var late time.Duration
 			var d agent.Decision
 			for try := range 3 {
-				tu := turnFor(s)
+				tu := turnOf(sm.game, s)
 				tu.GameID = "timed"
 				tu.Clock = protocol.Clock{MoveMS: 10, RemainingMS: 10, PerMove: true}
 				tu.Deadline = time.Now().Add(9 * time.Millisecond)
@@ -331,10 +357,10 @@ func TestTenMillisecondsPerMove(t *testing.T) {
 				d, err = a.Choose(context.Background(), tu)
 				late = time.Since(tu.Deadline)
 				if err != nil || !slices.Contains(tu.Legal, d.Move) {
-					t.Fatalf("position %d: move %d, err %v", i, d.Move, err)
+					t.Fatalf("%s position %d: move %d, err %v", sm.name, i, d.Move, err)
 				}
 				if d.Info.Depth < 1 {
-					t.Errorf("position %d: no iteration completed in 9ms", i)
+					t.Errorf("%s position %d: no iteration completed in 9ms", sm.name, i)
 				}
 				if late <= slack {
 					break
@@ -343,12 +369,39 @@ func TestTenMillisecondsPerMove(t *testing.T) {
 			}
 			worst = max(worst, late)
 			if late > slack {
-				t.Errorf("%dx%d position %d: answered %v after the deadline three times (depth %d, %d nodes)",
-					n, n, i, late, d.Info.Depth, d.Info.Nodes)
+				t.Errorf("%s position %d: answered %v after the deadline three times (depth %d, %d nodes)",
+					sm.name, i, late, d.Info.Depth, d.Info.Nodes)
 			}
 		}
 	}
 	t.Logf("latest answer after retries: %v after the deadline; most retries %d", worst, retries)
+}
+
+// TestFixedDepthStopsAtDeadline: a fixed-depth search, exact solving included, stops at
+// the turn's deadline with a legal move, here late in 8x8 games where exact=18 solves
+// positions that take far longer than the turn's 100ms. The slack is generous: this
+// checks that the deadline is kept at all, not how closely.
+func TestFixedDepthStopsAtDeadline(t *testing.T) {
+	const slack = 50 * time.Millisecond
+	var ps []*othello.State
+	for empties := 16; empties <= 20; empties++ {
+		ps = append(ps, positions(t, 8, empties, 3, uint64(empties))...)
+	}
+	for _, params := range []map[string]string{{"depth": "4", "exact": "18"}, {"depth": "4"}} {
+		a := newAgent(t, params)
+		for i, s := range ps {
+			tu := turnFor(s)
+			tu.Deadline = time.Now().Add(100 * time.Millisecond)
+			d := decide(t, a, tu)
+			if late := time.Since(tu.Deadline); late > slack {
+				t.Errorf("%v position %d (%d empties): answered %v after the deadline (depth %d, %d nodes)",
+					params, i, s.Empties(), late, d.Info.Depth, d.Info.Nodes)
+			}
+			if !slices.Contains(tu.Legal, d.Move) {
+				t.Fatalf("%v position %d: illegal move %d", params, i, d.Move)
+			}
+		}
+	}
 }
 
 func TestBudget(t *testing.T) {
@@ -362,38 +415,39 @@ func TestBudget(t *testing.T) {
 		return agent.Turn{Deadline: now.Add(ms(remaining)), Clock: protocol.Clock{MoveMS: remaining, RemainingMS: remaining, IncrementMS: inc}}
 	}
 	// Per move: all of it, less a tenth (at most 1ms); no new iteration after half.
-	soft, hard := a.budget(now, perMove(9), 40)
+	// Othello's moves left at 40 empties: 22.
+	soft, hard := a.budget(now, perMove(9), 22)
 	if soft.Sub(now) != ms(9)/2 || hard.Sub(now) != ms(9)-ms(9)/10 {
 		t.Errorf("9ms per move: soft %v hard %v", soft.Sub(now), hard.Sub(now))
 	}
-	if _, hard := a.budget(now, perMove(100), 40); hard.Sub(now) != ms(99) {
+	if _, hard := a.budget(now, perMove(100), 22); hard.Sub(now) != ms(99) {
 		t.Errorf("100ms per move: hard %v", hard.Sub(now))
 	}
-	if _, hard := a.budget(now, perMove(60000), 40); hard.Sub(now) != ms(59999) {
+	if _, hard := a.budget(now, perMove(60000), 22); hard.Sub(now) != ms(59999) {
 		t.Errorf("60s per move: hard %v", hard.Sub(now))
 	}
-	// A game clock: a share of the time left, by the empty squares.
-	if _, hard = a.budget(now, gameClock(60000, 0), 40); hard.Sub(now) != ms(60000)/22*2 {
+	// A game clock: a share of the time left, by the moves left.
+	if _, hard = a.budget(now, gameClock(60000, 0), 22); hard.Sub(now) != ms(60000)/22*2 {
 		t.Errorf("60s game clock: hard %v, want %v", hard.Sub(now), ms(60000)/22*2)
 	}
 	// With an increment: the share plus 80% of it, never over half the remaining time.
-	soft, hard = a.budget(now, gameClock(10000, 1000), 20)
+	soft, hard = a.budget(now, gameClock(10000, 1000), 12)
 	share := ms(10000)/12 + ms(800)
 	if soft.Sub(now) != share*6/10 || hard.Sub(now) != 2*share {
 		t.Errorf("10s+1s: soft %v hard %v, share %v", soft.Sub(now), hard.Sub(now), share)
 	}
-	if _, hard = a.budget(now, gameClock(1000, 5000), 20); hard.Sub(now) != ms(500) {
+	if _, hard = a.budget(now, gameClock(1000, 5000), 12); hard.Sub(now) != ms(500) {
 		t.Errorf("1s+5s: hard %v, want half the remaining time", hard.Sub(now))
 	}
 	// 40/60 with 5 moves to go before the next period: the time left is theirs alone.
 	periods := gameClock(60000, 0)
 	periods.Clock.MovesToGo = 5
-	if soft, hard = a.budget(now, periods, 40); soft.Sub(now) != ms(12000)*6/10 || hard.Sub(now) != ms(24000) {
+	if soft, hard = a.budget(now, periods, 22); soft.Sub(now) != ms(12000)*6/10 || hard.Sub(now) != ms(24000) {
 		t.Errorf("60s for the 5 moves to go: soft %v hard %v, want 7.2s and 24s", soft.Sub(now), hard.Sub(now))
 	}
 	// More moves to go than the game is expected to last: the game's length decides.
 	periods.Clock.MovesToGo = 40
-	if _, hard = a.budget(now, periods, 40); hard.Sub(now) != ms(60000)/22*2 {
+	if _, hard = a.budget(now, periods, 22); hard.Sub(now) != ms(60000)/22*2 {
 		t.Errorf("40 moves to go: hard %v, want %v", hard.Sub(now), ms(60000)/22*2)
 	}
 }

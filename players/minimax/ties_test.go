@@ -2,7 +2,7 @@ package minimax
 
 import (
 	"context"
-	"github.com/arenaref/arena/agent"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -11,62 +11,24 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players/search"
 )
 
-// plainMinimax returns the value of p searched depth plies deep by plain minimax, the
-// value a fixed-depth search promises: the evaluation at depth 0 or at the end of the
-// game, the best negated child value otherwise.
-func plainMinimax(p *Position, depth int) int32 {
-	if depth > 0 {
-		if moves := p.Moves(nil); len(moves) > 0 {
-			best := -search.Infinity
-			for _, m := range moves {
-				p.Make(m)
-				best = max(best, -plainMinimax(p, depth-1))
-				p.Unmake()
-			}
-			return best
-		}
-	}
-	v, _ := p.Evaluate()
-	return v
-}
-
-// plainRootScores returns plainMinimax's score of every legal move of s searched depth
+// plainRootScores returns plain minimax's score of every legal move of s searched depth
 // plies deep, in the position's static order.
-func plainRootScores(s *othello.State, depth int) (moves []string, scores []int32) {
-	p := NewPosition(s)
+func plainRootScores(t testing.TB, s *othello.State, depth int) (moves []string, scores []int32) {
+	p := positionAt(t, othelloGame{}, s)
 	for _, m := range p.Moves(nil) {
 		p.Make(m)
 		moves = append(moves, s.MoveString(m))
-		scores = append(scores, -plainMinimax(p, depth-1))
+		scores = append(scores, -plainValue(p, depth-1))
 		p.Unmake()
 	}
 	return moves, scores
 }
 
-func newSeeded(t testing.TB, seed int64, params map[string]string) *Agent {
-	t.Helper()
-	a, err := New(agent.Config{Seed: seed, Params: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-func choose(t testing.TB, a *Agent, s *othello.State) agent.Decision {
-	t.Helper()
-	d, err := a.Choose(context.Background(), turnFor(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // TestTiesRandomOpening: the four opening moves of 8x8 are images of one another under
 // the board's symmetries, so they tie at every depth; ties=random plays each about as
-// often, with the Info of ties=first but for the nodes and the PV.
+// often, with the score and depth of ties=first.
 func TestTiesRandomOpening(t *testing.T) {
 	const seeds, calls = 40, 100
 	opening := []string{"d3", "c4", "f5", "e6"}
@@ -82,7 +44,7 @@ func TestTiesRandomOpening(t *testing.T) {
 					m := s.MoveString(d.Move)
 					count[m]++
 					if d.Info.Score != first.Info.Score || d.Info.Depth != first.Info.Depth ||
-						len(d.Info.PV) != depth || d.Info.PV[0] != m || d.Info.Nodes <= first.Info.Nodes {
+						len(d.Info.PV) != depth || d.Info.PV[0] != m {
 						t.Fatalf("seed %d: %s with info %+v; ties=first: %+v", seed, m, d.Info, first.Info)
 					}
 				}
@@ -150,7 +112,8 @@ func TestTiesRandomSameSeed(t *testing.T) {
 	}
 }
 
-// TestTiesRandomUniqueBest: a position with one best root move gets it whatever the seed.
+// TestTiesRandomUniqueBest: a position with one best root move gets it whatever the
+// seed, with the score of ties=first, and its depth unless the search solves the game.
 func TestTiesRandomUniqueBest(t *testing.T) {
 	corner, err := othello.Parse(cornerWin) // solved at depth 2: one winning move
 	if err != nil {
@@ -165,7 +128,7 @@ func TestTiesRandomUniqueBest(t *testing.T) {
 	for depth := 1; depth <= 3; depth++ {
 		found := 0
 		for i, s := range positions(t, 8, 36, 40, uint64(40+depth)) {
-			moves, scores := plainRootScores(s, depth)
+			moves, scores := plainRootScores(t, s, depth)
 			best := slices.Max(scores)
 			tied := len(slices.DeleteFunc(slices.Clone(scores), func(v int32) bool { return v != best }))
 			if len(moves) > 1 && tied == 1 && found < 4 {
@@ -184,19 +147,22 @@ func TestTiesRandomUniqueBest(t *testing.T) {
 			params["ties"] = "random"
 			for seed := range int64(30) {
 				got := choose(t, newSeeded(t, seed, params), r.s)
-				if got.Move != want.Move || got.Info.Score != want.Info.Score || !slices.Equal(got.Info.PV, want.Info.PV) ||
-					got.Info.Depth != want.Info.Depth || got.Info.Nodes <= want.Info.Nodes {
-					t.Fatalf("seed %d: %+v, want the move and Info of ties=first %+v with more nodes", seed, got, want)
+				// A solved position (corner-win) may be proven exact at another iteration:
+				// the windows that make ties exact visit other positions.
+				solved := (othelloGame{}).SolveAt(r.s, -1)
+				if got.Move != want.Move || got.Info.Score != want.Info.Score || got.Info.PV[0] != want.Info.PV[0] ||
+					got.Info.Depth != want.Info.Depth && !solved {
+					t.Fatalf("seed %d: %+v, want the move, score and depth of ties=first %+v", seed, got, want)
 				}
 			}
 		})
 	}
 }
 
-// TestRootScores: the root moves' exact scores match plain minimax (or the brute-force
-// solution when the search goes to the end), their best is the root search's score and
-// the search's move has it, and ties=random plays a move with that score.
-func TestRootScores(t *testing.T) {
+// TestTiesRandomPlaysBest: ties=random plays a root move of the best score, by plain
+// minimax at the search's depth or by brute force when the search goes to the end, and
+// reports that score, whatever the seed.
+func TestTiesRandomPlaysBest(t *testing.T) {
 	type row struct {
 		n, empties, count, depth int
 		toEnd                    bool
@@ -211,47 +177,30 @@ func TestRootScores(t *testing.T) {
 		name := strconv.Itoa(r.n) + "x" + strconv.Itoa(r.n) + "/empties=" + strconv.Itoa(r.empties) + "/depth=" + strconv.Itoa(r.depth)
 		t.Run(name, func(t *testing.T) {
 			params := map[string]string{"depth": strconv.Itoa(r.depth), "ties": "random"}
-			a := newSeeded(t, int64(r.empties), params)
 			for i, s := range positions(t, r.n, r.empties, r.count, uint64(r.n*1000+r.empties*10+r.depth)) {
-				w := a.get()
-				w.pos.Reset(s)
-				depth, toEnd := a.fixedDepth(s)
-				if toEnd != r.toEnd {
+				if toEnd := (othelloGame{}).SolveAt(s, -1); toEnd != r.toEnd {
 					t.Fatalf("position %d: to the end %v, want %v", i, toEnd, r.toEnd)
 				}
-				res := w.s.Search(context.Background(), w.pos, search.Limits{Depth: depth})
-				scores, _, ok := w.scoreRoot(context.Background(), childDepth(depth, toEnd))
-				if !ok {
-					t.Fatal("scoreRoot did not finish")
-				}
-				best := -search.Infinity
-				for _, sc := range scores {
-					best = max(best, sc.score)
-					if sc.move == res.Move && sc.score != res.Score {
-						t.Errorf("position %d %s: the search's move %s scores %d, the search %d", i, s, s.MoveString(sc.move), sc.score, res.Score)
-					}
+				// The root moves' scores, in discs.
+				scores := map[game.Move]float64{}
+				for _, m := range s.LegalMoves(s.ToMove(), nil) {
 					c := *s
-					if err := c.Play(sc.move); err != nil {
+					if err := c.Play(m); err != nil {
 						t.Fatal(err)
 					}
-					if toEnd {
-						if got, want := scoreDiscs(sc.score), float64(-solve(&c, new(int))); got != want {
-							t.Errorf("position %d %s: %s scores %v discs, brute force %v", i, s, s.MoveString(sc.move), got, want)
-						}
-					} else if want := -plainMinimax(NewPosition(&c), r.depth-1); sc.score != want {
-						t.Errorf("position %d %s: %s scores %d, plain minimax %d", i, s, s.MoveString(sc.move), sc.score, want)
+					if r.toEnd {
+						scores[m] = float64(-solve(&c, new(int)))
+					} else {
+						scores[m] = scoreDiscs(-plainValue(positionAt(t, othelloGame{}, &c), r.depth-1))
 					}
 				}
-				scores = slices.Clone(scores)
-				a.put(w)
-				if best != res.Score {
-					t.Fatalf("position %d %s: best root score %d, search score %d", i, s, best, res.Score)
-				}
-				d := choose(t, a, s)
-				k := slices.IndexFunc(scores, func(sc rootScore) bool { return sc.move == d.Move })
-				if k < 0 || scores[k].score != best || d.Info.Score != scoreDiscs(best) || d.Info.Depth != res.Depth ||
-					len(d.Info.PV) == 0 || d.Info.PV[0] != s.MoveString(d.Move) {
-					t.Fatalf("position %d %s: ties=random played %+v, best score %d", i, s, d, best)
+				best := slices.Max(slices.Collect(maps.Values(scores)))
+				for seed := range int64(4) {
+					d := choose(t, newSeeded(t, seed, params), s)
+					if scores[d.Move] != best || d.Info.Score != best || len(d.Info.PV) == 0 || d.Info.PV[0] != s.MoveString(d.Move) {
+						t.Fatalf("position %d %s seed %d: ties=random played %s worth %v (info %+v), best %v",
+							i, s, seed, s.MoveString(d.Move), scores[d.Move], d.Info, best)
+					}
 				}
 			}
 		})

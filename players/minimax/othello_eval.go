@@ -182,31 +182,10 @@ func neighbours(b uint64) uint64 {
 // colour. Growing that set from nothing to a fixed point finds the corners first, then
 // what leans on them.
 func (g *geometry) stable(own, occ uint64) uint64 {
-	var fullH, fullV, fullD, fullA uint64
-	for _, l := range g.rows {
-		if occ&l == l {
-			fullH |= l
-		}
-	}
-	for _, l := range g.cols {
-		if occ&l == l {
-			fullV |= l
-		}
-	}
-	for _, l := range g.diags {
-		if occ&l == l {
-			fullD |= l
-		}
-	}
-	for _, l := range g.antiDiags {
-		if occ&l == l {
-			fullA |= l
-		}
-	}
-	h0 := g.fileA | g.fileLast | fullH
-	v0 := g.rank1 | g.rankLast | fullV
-	d0 := g.edge | fullD
-	a0 := g.edge | fullA
+	h0 := g.fileA | g.fileLast | full(g.rows, occ)
+	v0 := g.rank1 | g.rankLast | full(g.cols, occ)
+	d0 := g.edge | full(g.diags, occ)
+	a0 := g.edge | full(g.antiDiags, occ)
 	var s uint64
 	for {
 		h := h0 | (s<<1)&notA | (s>>1)&notH
@@ -221,6 +200,17 @@ func (g *geometry) stable(own, occ uint64) uint64 {
 	}
 }
 
+// full returns the squares of the lines that occ fills.
+func full(lines []uint64, occ uint64) uint64 {
+	var f uint64
+	for _, l := range lines {
+		if occ&l == l {
+			f |= l
+		}
+	}
+	return f
+}
+
 // final returns the score of a finished game for the player with own discs.
 func final(own, opp uint64) int32 {
 	d := int32(bits.OnesCount64(own)) - int32(bits.OnesCount64(opp))
@@ -231,6 +221,18 @@ func final(own, opp uint64) int32 {
 		return -search.Win + d*discPoints
 	}
 	return 0
+}
+
+// scoreDiscs converts a search score to discs: the margin for proven results, the
+// evaluation over 100 otherwise.
+func scoreDiscs(v int32) float64 {
+	switch search.Proven(v) {
+	case 1:
+		v -= search.Win
+	case -1:
+		v += search.Win
+	}
+	return float64(v) / discPoints
 }
 
 // evaluate scores a position for the player with discs own against opp, and reports

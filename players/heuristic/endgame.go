@@ -1,0 +1,75 @@
+package heuristic
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players/boards"
+	"github.com/arenaref/arena/players/search"
+	"github.com/arenaref/arena/protocol"
+)
+
+// endgame is HP1's search to the end of the game: an Othello board scored by the final
+// disc differential, searched by players/search.
+type endgame struct {
+	s   *search.Searcher[game.Move]
+	pos endgamePosition
+}
+
+// endgamePosition is an Othello board whose only score is the final one.
+type endgamePosition struct{ boards.Othello }
+
+var _ search.Position[game.Move] = (*endgamePosition)(nil)
+
+// newEndgame returns a searcher without a transposition table: at EndgameEmpties it
+// would cost more to clear than it saves.
+func newEndgame() *endgame {
+	return &endgame{s: search.New[game.Move](search.Config{TableBytes: -1, MoveIndices: boards.OthelloMoveIndices})}
+}
+
+// Evaluate scores a finished game for the side to move: search.Win plus the disc
+// differential for a win, -search.Win plus it (negative) for a loss, 0 for a draw, as
+// players/search asks of exact results. HP1 searches to the end, so an unfinished game is
+// never scored; it would get 0, not exact.
+func (p *endgamePosition) Evaluate() (int32, bool) {
+	s := p.State()
+	if s.ToMove() != game.Terminal {
+		return 0, false
+	}
+	own, opp := boards.OwnDiscs(s)
+	switch d := int32(bits.OnesCount64(own)) - int32(bits.OnesCount64(opp)); {
+	case d > 0:
+		return search.Win + d, true
+	case d < 0:
+		return -search.Win + d, true
+	}
+	return 0, true
+}
+
+// discDifferential converts an exact search score back to the final disc differential.
+func discDifferential(v int32) int {
+	switch search.Proven(v) {
+	case 1:
+		return int(v - search.Win)
+	case -1:
+		return int(v + search.Win)
+	}
+	return int(v)
+}
+
+// choose searches s to the end of the game in one pass (no iterative deepening: every
+// leaf is the end of the game, so shallower passes would score nothing) and plays a move
+// of the best final disc differential, drawn uniformly among them from rng. Info reports
+// the empty squares as the depth, the nodes and the differential.
+func (e *endgame) choose(ctx context.Context, s *othello.State, rng *rand.Rand) agent.Decision {
+	e.pos.Reset(s)
+	r := e.s.Search(ctx, &e.pos, search.Limits{Depth: search.MaxDepth, Single: true, Ties: rng})
+	return agent.Decision{
+		Move: r.Move,
+		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: r.Nodes, Score: float64(discDifferential(r.Score))},
+	}
+}

@@ -6,8 +6,8 @@ import (
 	"github.com/arenaref/arena/games/checkers"
 )
 
-// CheckersCount is the number of checkers features.
-const CheckersCount = 22
+// CheckersCount is the number of checkers features (22).
+const CheckersCount = numCheckers
 
 // Indexes of the checkers features in CheckersNames and in Checkers' output.
 const (
@@ -34,11 +34,6 @@ const (
 	ckOpposition
 	ckToMove
 	numCheckers
-)
-
-const (
-	_ uint = CheckersCount - numCheckers
-	_ uint = numCheckers - CheckersCount
 )
 
 // CheckersNames are the checkers features' stable names, in order (used in weight

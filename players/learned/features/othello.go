@@ -6,8 +6,8 @@ import (
 	"github.com/arenaref/arena/games/othello"
 )
 
-// Count is the number of features.
-const Count = 24
+// Count is the number of Othello features (24).
+const Count = numFeatures
 
 // Indexes of the features in Names and in Compute's output.
 const (
@@ -36,13 +36,6 @@ const (
 	toMove
 	noMovesDiff
 	numFeatures
-)
-
-// Count must match the list above; a mismatch is a negative constant converted to
-// uint, which does not compile.
-const (
-	_ uint = Count - numFeatures
-	_ uint = numFeatures - Count
 )
 
 // Names are the features' stable names, in order (used in weight files; never reorder,

@@ -244,10 +244,7 @@ func Checkers(own, opp, kings uint32, ownToMove bool, dst []float64) {
 			dst[ckOpposition] = -1
 		}
 	}
-	dst[ckToMove] = -1
-	if ownToMove {
-		dst[ckToMove] = 1
-	}
+	dst[ckToMove] = plusMinus(ownToMove)
 }
 
 // Rotate turns a checkers bitboard half round: square s becomes square 33-s. Seen

@@ -8,6 +8,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/learned/features"
+	"github.com/arenaref/arena/players/learned/model"
 )
 
 // position is a parsed test position seen from one colour.
@@ -31,12 +32,8 @@ func parse(t testing.TB, n int, text string, seat game.Seat) position {
 }
 
 func seen(s *othello.State, seat game.Seat) position {
-	black, white := s.Bitboards()
-	own, opp := black, white
-	if seat == othello.White {
-		own, opp = white, black
-	}
-	return position{own: own, opp: opp, board: s.BoardMask(), ownToMove: s.Side() == seat}
+	p := model.FromState(s, seat)
+	return position{own: p.Own, opp: p.Opp, board: p.Board, ownToMove: p.OwnToMove}
 }
 
 func compute(p position) [features.Count]float64 {

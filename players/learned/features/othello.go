@@ -211,10 +211,7 @@ func Compute(own, opp, board uint64, ownToMove bool, dst []float64) {
 	default:
 		dst[parity] = -1
 	}
-	dst[toMove] = -1
-	if ownToMove {
-		dst[toMove] = 1
-	}
+	dst[toMove] = plusMinus(ownToMove)
 	dst[noMovesDiff] = 0
 	if movesOpp == 0 {
 		dst[noMovesDiff]++

@@ -19,7 +19,7 @@ import (
 // writeCheckersWeights saves random tanh-linear weights of a checkers variant.
 func writeCheckersWeights(t testing.TB, spec string, seed uint64) string {
 	t.Helper()
-	m := model.NewCheckersTanhLinear()
+	m := model.NewTanhLinear(features.CheckersCount)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for k := range m.W {
 		m.W[k] = -10 + 20*rng.Float64()

@@ -3,7 +3,9 @@
 // Mandziuk): 24 Othello features (Compute, Names) and the 22 checkers features after
 // Samuel that seed 002 uses for give-away checkers (Checkers, CheckersNames; the same
 // features serve English checkers, only the weights differ). Each set is computed for
-// one position seen from one side ("own"); the other side is "opp".
+// one position seen from one side ("own"); the other side is "opp". The learned player
+// (players/learned, othello.go and checkers.go) computes them for its positions; this
+// package knows bitboards only.
 //
 // Names and CheckersNames give each feature a stable name, stored in weight files. The
 // order never changes: a new feature is only ever appended, in a new version of a set.
@@ -97,8 +99,8 @@
 // so that own's back row is squares 1-4 and own's men move towards squares 29-32: Black
 // sees the board as it is, White sees it rotated half round (Rotate: square s becomes
 // 33-s, which maps the double corners 1-5 and 28-32 onto each other). The evaluation and
-// the search (package lookahead) see every position from the side the learner plays,
-// as for Othello; own need not be the side to move (to_move says which).
+// the learned player's search see every position from the side the learner plays, as
+// for Othello; own need not be the side to move (to_move says which).
 //
 // Words used below. A step is a move of one square along a diagonal onto an empty
 // square, a jump one over an enemy piece onto the empty square behind it; men step and

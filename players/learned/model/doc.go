@@ -1,20 +1,23 @@
 // Package model holds the learned evaluations of Arena's learning players and the file
 // they are kept in.
 //
-// An Evaluator scores an Othello position from one side's point of view (a Position):
-// higher is better for that side; a CheckersEvaluator does the same for a checkers or
-// give-away checkers position (a CheckersPosition, turned so that the side it is seen
-// from has its back row on squares 1-4). Two kinds are learned:
+// An Evaluator scores a position from one side's point of view: higher is better for
+// that side. Two kinds are learned:
 //
 //   - TanhLinear, the evaluation of Osman and Mandziuk (seed 002):
 //     V(s, w) = a * tanh(b * sum_k w_k * phi_k(s)) with a = 99 and b = 0.027 by default,
-//     over the features of package features: the 24 Othello features, or the 22
-//     checkers features after Samuel (seed 002's own setting, give-away checkers, and
-//     English checkers with the same features). TD(lambda), TDLeaf(lambda) and the EVO
-//     baseline tune its weights.
-//   - StrategyNet, the strategy network of Kanakubo and Hagiwara (seed 003): one weight
-//     per (square, state) node, the evaluation being the sum of the weights of the nodes
-//     present; with Pairs, one weight per pair of nodes instead.
+//     over the Features of one game: for Othello the 24 features of package features,
+//     for checkers and give-away checkers its 22 features after Samuel (seed 002's own
+//     setting is give-away checkers). Eval and Gradient work on the feature vector, the
+//     same for every game. TD(lambda), TDLeaf(lambda) and the EVO baseline tune its
+//     weights.
+//   - StrategyNet, the strategy network of Kanakubo and Hagiwara (seed 003), for Othello
+//     only: one weight per (square, state) node, the evaluation being the sum of the
+//     weights of the nodes present; with Pairs, one weight per pair of nodes instead. It
+//     reads the board (a Position), not the features.
+//
+// The games' features are registered here (Register) by the learned player, which has
+// one file per game (players/learned); weights files name them.
 //
 // # Strategy network nodes
 //
@@ -32,8 +35,8 @@
 // # Weights files
 //
 // A File is JSON: a format tag and version, the game (canonical spec, so the board
-// size is part of it; "checkers" and "giveaway" hold tanh-linear weights over the
-// checkers features only), the model kind, the feature or node names, the model's
+// size is part of it; games other than Othello hold tanh-linear weights only), the
+// model kind, the feature or node names, the model's
 // parameters and weights, and a record of the training run that made it. Decode is
 // strict: unknown fields, a wrong format or version, a mismatch between names and
 // weights, or a non-finite weight are errors, so a bad or mismatched file is refused

@@ -12,10 +12,8 @@ import (
 	"strings"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/strictjson"
-	"github.com/arenaref/arena/players/learned/features"
 )
 
 // Format and Version identify a weights file.
@@ -43,7 +41,7 @@ type File struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
 	// Game is the canonical game spec: "othello", "othello:size=6", "othello:size=4",
-	// "checkers" or "giveaway".
+	// "checkers", "giveaway", or another game with features (Register).
 	Game string `json:"game"`
 	// Model is the kind: KindTanhLinear, KindStrategyNet or KindStrategyNetPairs.
 	Model string `json:"model"`
@@ -103,11 +101,11 @@ func NewFile(gameSpec string, e Evaluator, t Training) (*File, error) {
 	switch m := e.(type) {
 	case *TanhLinear:
 		f.Model, f.A, f.B = KindTanhLinear, m.A, m.B
-		f.Names = features.Names[:]
 		if g, err := game.Lookup(gameSpec); err == nil {
-			f.Names = FeatureNames(g)
+			if fs, err := FeaturesOf(g); err == nil {
+				f.Names = append([]string(nil), fs.Names()...)
+			}
 		}
-		f.Names = append([]string(nil), f.Names...)
 		f.Weights = append([]float64(nil), m.W...)
 	case *StrategyNet:
 		f.Model = KindStrategyNet
@@ -125,28 +123,11 @@ func NewFile(gameSpec string, e Evaluator, t Training) (*File, error) {
 	return f, nil
 }
 
-// FeatureNames returns the names of the tanh-linear features of a game, in weight
-// order: features.Names for Othello (every size), features.CheckersNames for checkers and
-// give-away checkers, nil for other games.
-func FeatureNames(g game.Game) []string {
-	switch g.(type) {
-	case *othello.Game:
-		return features.Names[:]
-	case *checkers.Game:
-		return features.CheckersNames[:]
-	}
-	return nil
-}
-
-// LookupGame returns the file's game: Othello of some size, checkers or give-away
-// checkers, written canonically.
+// LookupGame returns the file's game, written canonically.
 func (f *File) LookupGame() (game.Game, error) {
 	g, err := game.Lookup(f.Game)
 	if err != nil {
 		return nil, fmt.Errorf("%w: game %q: %v", ErrBadFile, f.Game, err)
-	}
-	if FeatureNames(g) == nil {
-		return nil, fmt.Errorf("%w: game %q: there are weights for only othello, checkers and giveaway", ErrBadFile, f.Game)
 	}
 	if g.Name() != f.Game {
 		return nil, fmt.Errorf("%w: game %q is written %q", ErrBadFile, f.Game, g.Name())
@@ -161,14 +142,15 @@ func (f *File) BoardSize() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	og, ok := g.(*othello.Game)
-	if !ok {
+	size, err := NetSize(g)
+	if err != nil {
 		return 0, fmt.Errorf("%w: game %q is not othello", ErrBadFile, f.Game)
 	}
-	return og.Size(), nil
+	return size, nil
 }
 
-// Evaluator checks the file and returns its evaluation.
+// Evaluator checks the file and returns its evaluation: tanh-linear weights over the
+// features of the file's game (Register), or a strategy network of an Othello board.
 func (f *File) Evaluator() (Evaluator, error) {
 	if f.Format != Format {
 		return nil, fmt.Errorf("%w: format is %q, want %q", ErrBadFile, f.Format, Format)
@@ -180,12 +162,6 @@ func (f *File) Evaluator() (Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := 0
-	if og, ok := g.(*othello.Game); ok {
-		size = og.Size()
-	} else if f.Model != KindTanhLinear {
-		return nil, fmt.Errorf("%w: model %q: %s weights are %s only", ErrBadFile, f.Model, f.Game, KindTanhLinear)
-	}
 	for i, w := range f.Weights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
 			return nil, fmt.Errorf("%w: weight %d is not a finite number", ErrBadFile, i)
@@ -193,7 +169,11 @@ func (f *File) Evaluator() (Evaluator, error) {
 	}
 	switch f.Model {
 	case KindTanhLinear:
-		if err := sameNames(f.Names, FeatureNames(g)); err != nil {
+		fs, err := FeaturesOf(g)
+		if err != nil {
+			return nil, fmt.Errorf("%w: game %q: %v", ErrBadFile, f.Game, err)
+		}
+		if err := sameNames(f.Names, fs.Names()); err != nil {
 			return nil, fmt.Errorf("%w: features: %v", ErrBadFile, err)
 		}
 		if len(f.Weights) != len(f.Names) {
@@ -204,6 +184,10 @@ func (f *File) Evaluator() (Evaluator, error) {
 		}
 		return &TanhLinear{A: f.A, B: f.B, W: append([]float64(nil), f.Weights...)}, nil
 	case KindStrategyNet, KindStrategyNetPairs:
+		size, err := NetSize(g)
+		if err != nil {
+			return nil, fmt.Errorf("%w: model %q plays only othello, not %s", ErrBadFile, f.Model, f.Game)
+		}
 		pairs := f.Model == KindStrategyNetPairs
 		if err := sameNames(f.Names, NodeNames(size)); err != nil {
 			return nil, fmt.Errorf("%w: nodes of %s: %v", ErrBadFile, f.Game, err)

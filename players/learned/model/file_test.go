@@ -14,7 +14,9 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/ipd" // registers "ipd", a game that is not othello
+	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/model"
 )
@@ -26,7 +28,7 @@ func newEvaluator(t testing.TB, kind string, size int, rng *rand.Rand) model.Eva
 	t.Helper()
 	switch kind {
 	case model.KindTanhLinear:
-		m := model.NewTanhLinear()
+		m := model.NewTanhLinear(features.Count)
 		randomWeights(m.W, 1, rng)
 		return m
 	case model.KindStrategyNet, model.KindStrategyNetPairs:
@@ -84,9 +86,10 @@ func TestFileRoundTrip(t *testing.T) {
 				if reflect.TypeOf(le) != reflect.TypeOf(e) {
 					t.Fatalf("loaded a %T, saved a %T", le, e)
 				}
-				for _, p := range randomPositions(t, size, 200, rng) {
-					if a, b := e.Eval(p), le.Eval(p); a != b {
-						t.Fatalf("Eval(%+v): saved %v, loaded %v", p, a, b)
+				og := mustSize(t, size)
+				for _, s := range randomStates(t, size, 200, rng) {
+					if a, b := valueOf(t, og, e, s, s.Side()), valueOf(t, og, le, s, s.Side()); a != b {
+						t.Fatalf("value of %s: saved %v, loaded %v", s, a, b)
 					}
 				}
 			})
@@ -104,12 +107,13 @@ func TestFileEvaluatorCopies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := randomPositions(t, 6, 10, rng)[9]
-			before := e.Eval(p)
+			g, s := mustSize(t, 6), randomStates(t, 6, 10, rng)[9]
+			eval := func(e model.Evaluator) float64 { return valueOf(t, g, e, s, othello.Black) }
+			before := eval(e)
 			for k := range f.Weights {
 				f.Weights[k] += 100
 			}
-			if e.Eval(p) != before {
+			if eval(e) != before {
 				t.Error("changing the file's weights changed the evaluator it was made from")
 			}
 			fe, err := f.Evaluator()
@@ -119,7 +123,7 @@ func TestFileEvaluatorCopies(t *testing.T) {
 			for k := range f.Weights {
 				f.Weights[k] = 0
 			}
-			if fe.Eval(p) == 0 {
+			if eval(fe) == 0 {
 				t.Error("changing the file's weights changed the evaluator it returned")
 			}
 		})
@@ -140,11 +144,11 @@ func TestNewFileErrors(t *testing.T) {
 		e    model.Evaluator
 		bad  bool // wraps ErrBadFile
 	}{
-		{"unknown evaluator", "othello", evalFunc(func(model.Position) float64 { return 0 }), false},
+		{"unknown evaluator", "othello", evalFunc(func(game.State, game.Seat) float64 { return 0 }), false},
 		{"weights short", "othello:size=6", short, true},
 		{"net for another size", "othello:size=6", n8, true},
-		{"not othello", "ipd", model.NewTanhLinear(), true},
-		{"non-canonical game", "othello:size=8", model.NewTanhLinear(), true},
+		{"not othello", "ipd", model.NewTanhLinear(features.Count), true},
+		{"non-canonical game", "othello:size=8", model.NewTanhLinear(features.Count), true},
 		{"NaN weight", "othello:size=4", nan, true},
 		{"infinite weight", "othello:size=4", inf, true},
 		{"tanh infinite a", "othello", &model.TanhLinear{A: math.Inf(1), B: 1, W: make([]float64, features.Count)}, true},
@@ -164,9 +168,11 @@ func TestNewFileErrors(t *testing.T) {
 	}
 }
 
-type evalFunc func(model.Position) float64
+type evalFunc func(game.State, game.Seat) float64
 
-func (f evalFunc) Eval(p model.Position) float64 { return f(p) }
+func (f evalFunc) Value(_ model.Features, s game.State, seat game.Seat, _ []float64) float64 {
+	return f(s, seat)
+}
 
 // encode returns the JSON of a file built by NewFile, changed by edit first.
 func encode(t testing.TB, kind string, size int, edit func(f *model.File)) []byte {

@@ -10,8 +10,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/model"
 )
 
@@ -41,7 +43,8 @@ func TestTestdata(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v := e.Eval(model.FromState(mustSize(t, tc.size).Initial(), othello.Black)); v == 0 || math.IsNaN(v) {
+			g := mustSize(t, tc.size)
+			if v := valueOf(t, g, e, g.Initial(), othello.Black); v == 0 || math.IsNaN(v) {
 				t.Errorf("initial position evaluates %v", v)
 			}
 		})
@@ -61,7 +64,7 @@ func FuzzDecode(f *testing.F) {
 	pairs := encode(f, model.KindStrategyNetPairs, 4, nil)
 	f.Add(pairs)
 	f.Add(pairs[:len(pairs)-3])
-	ck, err := model.NewFile("giveaway", model.NewCheckersTanhLinear(), model.Training{Method: "td"})
+	ck, err := model.NewFile("giveaway", model.NewTanhLinear(features.CheckersCount), model.Training{Method: "td"})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -73,9 +76,16 @@ func FuzzDecode(f *testing.F) {
 	f.Add(bytes.Replace(ckData.Bytes(), []byte(`"giveaway"`), []byte(`"checkers"`), 1))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"format":"arena-weights","version":1,"game":"othello:size=4","model":"strategy-net","names":[],"weights":[]}`))
-	positions := map[int][]model.Position{}
+	// Positions of each game a file may be for, finished ones included.
+	positions := map[string][]game.State{}
 	for _, size := range sizes {
-		positions[size] = randomPositions(f, size, 20, rand.New(rand.NewPCG(uint64(size), 0)))
+		for _, s := range randomStates(f, size, 20, rand.New(rand.NewPCG(uint64(size), 0))) {
+			positions[specs[size]] = append(positions[specs[size]], s)
+		}
+	}
+	for _, v := range []checkers.Variant{checkers.Standard, checkers.Giveaway} {
+		g := checkers.New(v)
+		positions[g.Name()] = []game.State{g.Initial()}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := model.Decode(bytes.NewReader(data))
@@ -92,19 +102,13 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decoded file has no evaluator: %v", err)
 		}
-		if file.Game == checkers.Name || file.Game == checkers.GiveawayName {
-			ce, ok := e.(model.CheckersEvaluator)
-			if !ok {
-				t.Fatalf("a %s file's evaluator %T does not score checkers", file.Game, e)
-			}
-			ce.EvalCheckers(model.FromCheckers(checkers.New(checkers.Giveaway).Initial(), checkers.White))
-		} else {
-			size, err := file.BoardSize()
-			if err != nil {
-				t.Fatalf("decoded file has no board size: %v", err)
-			}
-			for _, p := range positions[size] {
-				e.Eval(p) // must not panic; huge finite weights may overflow to +-Inf or NaN
+		g, err := file.LookupGame()
+		if err != nil || len(positions[file.Game]) == 0 {
+			t.Fatalf("decoded file of game %s: %v", file.Game, err)
+		}
+		for _, s := range positions[file.Game] {
+			if !s.IsTerminal() {
+				valueOf(t, g, e, s, 1) // must not panic; huge finite weights may overflow to +-Inf or NaN
 			}
 		}
 		var buf bytes.Buffer

@@ -6,6 +6,8 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/learned" // registers the games' features
+	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/model"
 )
 
@@ -71,3 +73,20 @@ func square(t testing.TB, name string) int {
 }
 
 func gameMove(sq int) game.Move { return game.Move(sq) }
+
+// phiOf returns the Othello features of p.
+func phiOf(p model.Position) []float64 {
+	phi := make([]float64, features.Count)
+	features.Compute(p.Own, p.Opp, p.Board, p.OwnToMove, phi)
+	return phi
+}
+
+// valueOf returns e's value for seat of s, a state of g.
+func valueOf(t testing.TB, g game.Game, e model.Evaluator, s game.State, seat game.Seat) float64 {
+	t.Helper()
+	fs, err := model.FeaturesOf(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.Value(fs, s, seat, make([]float64, len(fs.Names())))
+}

@@ -7,9 +7,9 @@ import (
 	"github.com/arenaref/arena/games/othello"
 )
 
-// Position is an Othello position seen from one side: Own are that side's discs, Opp
-// the other side's, Board the squares of the board (othello.State.BoardMask), and
-// OwnToMove whether the side it is seen from moves next.
+// Position is an Othello position seen from one side, as the strategy network reads it:
+// Own are that side's discs, Opp the other side's, Board the squares of the board
+// (othello.State.BoardMask), and OwnToMove whether the side it is seen from moves next.
 type Position struct {
 	Own, Opp  uint64
 	Board     uint64
@@ -28,10 +28,3 @@ func FromState(s *othello.State, seat game.Seat) Position {
 
 // Size returns the side of the board: 4, 6 or 8.
 func (p Position) Size() int { return bits.OnesCount64(p.Board & 0xff) }
-
-// Evaluator scores a position from the point of view of the side it is seen from:
-// higher is better for that side. Implementations are safe for concurrent use as long
-// as nobody changes their weights meanwhile.
-type Evaluator interface {
-	Eval(p Position) float64
-}

@@ -3,6 +3,9 @@ package model
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/othello"
 )
 
 // Node states of a square, as seen from the evaluated side.
@@ -73,6 +76,16 @@ func WeightCount(size int, pairs bool) int {
 	return n
 }
 
+// NetSize returns the board size of the strategy networks of g: they play Othello only,
+// and a network is for one board size.
+func NetSize(g game.Game) (int, error) {
+	og, ok := g.(*othello.Game)
+	if !ok {
+		return 0, fmt.Errorf("model: strategy networks play othello, not %s", g.Name())
+	}
+	return og.Size(), nil
+}
+
 // NewStrategyNet returns a network for a board size (4, 6 or 8) with all weights zero.
 func NewStrategyNet(size int, pairs bool) (*StrategyNet, error) {
 	l := layouts[size]
@@ -135,6 +148,12 @@ func (n *StrategyNet) Eval(p Position) float64 {
 		}
 	}
 	return s
+}
+
+// Value returns Eval of s, an Othello position, seen from seat. It reads the board, not
+// the features.
+func (n *StrategyNet) Value(_ Features, s game.State, seat game.Seat, _ []float64) float64 {
+	return n.Eval(FromState(s.(*othello.State), seat))
 }
 
 // Clone returns a copy with its own weights.

@@ -268,8 +268,8 @@ func TestStrategyNetEval(t *testing.T) {
 	}
 }
 
-// TestStrategyNetEvalSides pins what lookahead relies on: the value of a
-// position for one side is not minus its value for the other.
+// TestStrategyNetEvalSides pins what the learned player's search relies on: the value
+// of a position for one side is not minus its value for the other.
 func TestStrategyNetEvalSides(t *testing.T) {
 	n, _ := model.NewStrategyNet(8, false)
 	n.W[n.Node(square(t, "d4"), model.StateOwn)] = 1

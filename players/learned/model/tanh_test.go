@@ -10,18 +10,18 @@ import (
 )
 
 func TestTanhLinearZero(t *testing.T) {
-	m := model.NewTanhLinear()
+	m := model.NewTanhLinear(features.Count)
 	if m.A != model.DefaultA || m.B != model.DefaultB || len(m.W) != features.Count {
-		t.Fatalf("NewTanhLinear() = A %v, B %v, %d weights", m.A, m.B, len(m.W))
+		t.Fatalf("NewTanhLinear(%d) = A %v, B %v, %d weights", features.Count, m.A, m.B, len(m.W))
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	grad := make([]float64, features.Count)
 	for _, size := range sizes {
 		for _, p := range randomPositions(t, size, 100, rng) {
-			if v := m.Eval(p); v != 0 {
+			if v := m.Eval(phiOf(p)); v != 0 {
 				t.Fatalf("zero weights: Eval(%+v) = %v", p, v)
 			}
-			if v := m.Gradient(p, grad); v != 0 {
+			if v := m.Gradient(phiOf(p), grad); v != 0 {
 				t.Fatalf("zero weights: Gradient(%+v) returned %v", p, v)
 			}
 		}
@@ -50,7 +50,7 @@ func TestTanhLinearRange(t *testing.T) {
 				randomWeights(m.W, tc.sd, rng)
 				for _, size := range sizes {
 					for _, p := range randomPositions(t, size, 40, rng) {
-						v := m.Eval(p)
+						v := m.Eval(phiOf(p))
 						if !(v > -tc.a && v < tc.a) {
 							t.Fatalf("Eval(%+v) = %v, outside (-%v, %v)", p, v, tc.a, tc.a)
 						}
@@ -68,23 +68,23 @@ func TestTanhLinearRange(t *testing.T) {
 // TestTanhLinearGradient compares Gradient with central finite differences of Eval.
 func TestTanhLinearGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	m := model.NewTanhLinear()
+	m := model.NewTanhLinear(features.Count)
 	grad := make([]float64, features.Count)
 	const h = 1e-5
 	for trial := range 5 {
 		randomWeights(m.W, 0.5*float64(trial+1), rng)
 		for _, size := range sizes {
 			for _, p := range randomPositions(t, size, 20, rng) {
-				v := m.Gradient(p, grad)
-				if e := m.Eval(p); v != e {
+				v := m.Gradient(phiOf(p), grad)
+				if e := m.Eval(phiOf(p)); v != e {
 					t.Fatalf("Gradient returned %v, Eval %v", v, e)
 				}
 				for k := range m.W {
 					w := m.W[k]
 					m.W[k] = w + h
-					up := m.Eval(p)
+					up := m.Eval(phiOf(p))
 					m.W[k] = w - h
-					down := m.Eval(p)
+					down := m.Eval(phiOf(p))
 					m.W[k] = w
 					num := (up - down) / (2 * h)
 					if math.Abs(num-grad[k]) > 1e-6*(1+math.Abs(num)) {
@@ -99,12 +99,12 @@ func TestTanhLinearGradient(t *testing.T) {
 // TestTanhLinearClone: a clone evaluates the same and has its own weights.
 func TestTanhLinearClone(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	m := model.NewTanhLinear()
+	m := model.NewTanhLinear(features.Count)
 	randomWeights(m.W, 1, rng)
 	c := m.Clone()
 	p := randomPositions(t, 8, 30, rng)[29]
-	if m.Eval(p) != c.Eval(p) {
-		t.Errorf("clone evaluates %v, original %v", c.Eval(p), m.Eval(p))
+	if m.Eval(phiOf(p)) != c.Eval(phiOf(p)) {
+		t.Errorf("clone evaluates %v, original %v", c.Eval(phiOf(p)), m.Eval(phiOf(p)))
 	}
 	c.W[0] += 1
 	if c.W[0] == m.W[0] {

@@ -10,7 +10,7 @@
 //
 //	delta w = alpha * sum_{t=1}^{N-1} g_t * sum_{i=t}^{N-1} lambda^(i-t) * d_i.
 //
-// The last value V_N is the game's result, +100, 0 or -100 (lookahead.WinValue), not an
+// The last value V_N is the game's result, +100, 0 or -100 (model.WinValue), not an
 // evaluation: that is where the outcome enters. TD(lambda) takes V_t and g_t at s_t
 // itself; TDLeaf(lambda) at the leaf of the principal variation of the search made at
 // s_t. Both come to this package as a Game; the difference is in what the trainer puts

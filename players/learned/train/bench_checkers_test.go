@@ -1,9 +1,6 @@
 package train
 
-import (
-	"context"
-	"testing"
-)
+import "testing"
 
 // BenchmarkTrainingGiveaway measures training games of give-away checkers with a
 // depth-4 learner against a pool of 25 random-weight opponents at depth 4 (the seed 002
@@ -11,18 +8,8 @@ import (
 func BenchmarkTrainingGiveaway(b *testing.B) {
 	for _, m := range []string{MethodTD, MethodTDLeaf} {
 		b.Run(m, func(b *testing.B) {
-			cfg := Config{Game: "giveaway", Method: m, Strategy: StrategyLL, Depth: 4,
-				Opponents: RandomWeightsPool(PoolTrain, 25), Games: b.N}
-			tr, err := New(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			if err := tr.Run(context.Background(), nil); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+			benchTraining(b, Config{Game: "giveaway", Method: m, Strategy: StrategyLL, Depth: 4,
+				Opponents: RandomWeightsPool(PoolTrain, 25)})
 		})
 	}
 }

@@ -1,9 +1,6 @@
 package train
 
-import (
-	"context"
-	"testing"
-)
+import "testing"
 
 // BenchmarkTrainingDepth measures training games where the search, not the opponent,
 // takes most of the time: a depth-3 learner against a pool of random-weight opponents at
@@ -13,18 +10,7 @@ func BenchmarkTrainingDepth(b *testing.B) {
 	for _, game := range []string{"othello", "checkers"} {
 		for _, m := range []string{MethodTD, MethodTDLeaf} {
 			b.Run(game+"/"+m, func(b *testing.B) {
-				cfg := Config{Game: game, Method: m, Depth: 3,
-					Opponents: RandomWeightsPool(PoolTrain, 10), Games: b.N}
-				tr, err := New(cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				if err := tr.Run(context.Background(), nil); err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+				benchTraining(b, Config{Game: game, Method: m, Depth: 3, Opponents: RandomWeightsPool(PoolTrain, 10)})
 			})
 		}
 	}

@@ -2,12 +2,13 @@
 // drives it: TD(lambda) and TDLeaf(lambda) with the LB, LL and L3 strategies and the
 // EVO baseline (seed 002), and the strategy network rule (seed 003, Othello only).
 //
-// One loop serves every game: opponents in turn (L3 replays one that won), the
-// learning curve, test phases, checkpoints that resume exactly. What depends on the
-// game sits behind Domain: the game, the features of the tanh-linear evaluation, and a
-// Searcher that plays by fixed-depth search and gives the learner's predictions (the
-// value and gradient at a position, or at the leaf of the last search's principal
-// variation). DomainOf has Othello (every size), checkers and give-away checkers.
+// One loop serves every game the learned player knows (players/learned.Register: Othello
+// of every size, checkers and give-away checkers): opponents in turn (L3 replays one
+// that won), the learning curve, test phases, checkpoints that resume exactly. Nothing
+// here depends on the game: the learner plays by the learned player's fixed-depth search
+// (players/learned.Searcher), and its predictions are the value and gradient of the
+// tanh-linear evaluation over the game's features at a position, or at the leaf of the
+// last search's principal variation (Searcher.Predict).
 //
 // Opponents are registered agents, SelfPlay (the learner's own weights) or members of a
 // random-weights pool (RandomWeights): tanh-linear players of the learner's features and

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"github.com/arenaref/arena/agent"
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/td"
 )
@@ -50,12 +48,20 @@ func (m *agentMover) move(s game.State, legal []game.Move) (game.Move, error) {
 
 func (m *agentMover) close() { agent.Close(m.a) }
 
-// learner returns a search of the learner's model as it stands.
-func (t *Trainer) learner() Searcher {
-	if t.net != nil {
-		return &othelloSearcher{x: lookahead.Searcher{Eval: t.net}}
+// searcherOf returns the search of an evaluation that plays without learning: the
+// learner's own in self-play and test phases, an opponent's. Searchers are kept from
+// game to game (a searcher's board and tables are made once), one per evaluation, which
+// the two sides of one game may share, as they search in turn.
+func (t *Trainer) searcherOf(e model.Evaluator) Searcher {
+	x, ok := t.searchers[e]
+	if !ok {
+		x = newSearcher(t.lg, e)
+		if t.searchers == nil {
+			t.searchers = map[model.Evaluator]*searcher{}
+		}
+		t.searchers[e] = x
 	}
-	return t.dom.Searcher(t.tl)
+	return x
 }
 
 // opponent makes the mover of an opponent for one game: an agent, a member of a
@@ -64,9 +70,9 @@ func (t *Trainer) learner() Searcher {
 func (t *Trainer) opponent(o Opponent, seat game.Seat, rng *rand.Rand) (mover, func(), error) {
 	switch o.Agent {
 	case SelfPlay:
-		return &searchMover{x: t.learner(), depth: t.cfg.Depth, rng: rng}, func() {}, nil
+		return &searchMover{x: t.searcherOf(t.eval), depth: t.cfg.Depth, rng: rng}, func() {}, nil
 	case RandomWeights:
-		return &searchMover{x: t.dom.Searcher(t.pool[o.Name]), depth: t.cfg.Depth, rng: rng}, func() {}, nil
+		return &searchMover{x: t.searcherOf(t.pool[o.Name]), depth: t.cfg.Depth, rng: rng}, func() {}, nil
 	}
 	a, err := newAgentMover(t.game, o, seat, rng)
 	if err != nil {
@@ -86,9 +92,6 @@ func (m *searchMover) move(s game.State, _ []game.Move) (game.Move, error) {
 	mv, _ := m.x.Search(s, m.depth, m.rng)
 	return mv, nil
 }
-
-// result returns the learner's result in a finished game: +1, 0 or -1.
-func result(s game.State, seat game.Seat) int { return resultOf(s, seat) }
 
 // learnGame plays one training game, the learner on seat, and learns from it.
 func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, error) {
@@ -144,14 +147,14 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 			t.use.Add(model.FromState(s.(*othello.State), seat))
 		}
 	}
-	r := result(s, seat)
+	r := resultOf(s, seat)
 	switch {
 	case t.net != nil:
 		t.use.Reinforce(r, t.st.Wins, t.st.Losses)
 	case t.cfg.Method == MethodEvo:
 		// EVO learns from pairs of games (Trainer.evoStep), not by TD.
 	case t.shouldLearn(r):
-		tdGame.Values = append(tdGame.Values, float64(r)*lookahead.WinValue)
+		tdGame.Values = append(tdGame.Values, float64(r)*model.WinValue)
 		tdGame.Won = r > 0 && t.cfg.Method == MethodTDLeaf && t.cfg.Strategy == StrategyLB
 		if tdGame.Ignore != nil || tdGame.Won {
 			tdGame.Ignore = growIgnore(tdGame.Ignore, len(tdGame.Grads))
@@ -177,23 +180,6 @@ func growIgnore(f []bool, n int) []bool {
 	return f
 }
 
-// finished reports whether neither side can place a disc in p.
-func finished(p model.Position) bool {
-	return othello.Moves(p.Own, p.Opp, p.Board) == 0 && othello.Moves(p.Opp, p.Own, p.Board) == 0
-}
-
-// sign is the result of a finished position for the side it is seen from.
-func sign(p model.Position) float64 {
-	a, b := popcount(p.Own), popcount(p.Opp)
-	switch {
-	case a > b:
-		return 1
-	case a < b:
-		return -1
-	}
-	return 0
-}
-
 // testPhase plays the test opponents without learning: TestGames games with each colour.
 func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 	var scores []TestScore
@@ -206,7 +192,7 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 			if err != nil {
 				return nil, err
 			}
-			learner := &searchMover{x: t.learner(), depth: t.cfg.Depth, rng: rng}
+			learner := &searchMover{x: t.searcherOf(t.eval), depth: t.cfg.Depth, rng: rng}
 			var black, white mover = learner, a
 			if seat == 1 {
 				black, white = a, learner
@@ -216,7 +202,7 @@ func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 			if err != nil {
 				return nil, err
 			}
-			switch result(s, seat) {
+			switch resultOf(s, seat) {
 			case 1:
 				sc.Wins++
 			case -1:
@@ -257,5 +243,3 @@ func play(g game.Game, black, white mover, randomPlies int, rng *rand.Rand) (gam
 		}
 	}
 }
-
-func popcount(b uint64) int { return bits.OnesCount64(b) }

@@ -8,57 +8,62 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
+	"github.com/arenaref/arena/players/learned"
 	"github.com/arenaref/arena/players/learned/features"
-	"github.com/arenaref/arena/players/learned/lookahead"
 	"github.com/arenaref/arena/players/learned/model"
 )
 
 // TestCheckersLeafGradient: with leaf true, Predict returns the value of the principal
-// variation's leaf for the learner, equal to the search's value at the root, and the
+// variation's leaf for the learner, whose score is the search's at the root, and the
 // gradient of that value (finite differences of the evaluation at the leaf); with leaf
 // false, the same for the position itself.
 func TestCheckersLeafGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
-	m := model.NewCheckersTanhLinear()
+	g := checkers.New(checkers.Giveaway)
+	lg, err := learned.GameOf(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(lg)
 	initWeights(m.W, InitRandom, rng)
 	for k := range m.W {
 		m.W[k] /= 5 // keep the tanh off its flat tails, where differences vanish
 	}
-	d := checkersDomain{checkers.New(checkers.Giveaway)}
-	x := d.Searcher(m).(*checkersSearcher)
-	s := checkers.New(checkers.Giveaway).Initial()
+	x := newSearcher(lg, m)
+	s := g.Initial()
 	grad := make([]float64, features.CheckersCount)
+	phi := make([]float64, features.CheckersCount)
 	checked := 0
 	for i := 0; !s.IsTerminal(); i++ {
 		seat := s.ToMove()
 		mv, _ := x.Search(s, 4, rng)
 		for _, leaf := range []bool{true, false} {
 			v := x.Predict(s, seat, leaf, grad)
-			at := s
+			var at game.State = s
 			if leaf {
-				at = &x.leaf
-				root := (&lookahead.CheckersSearcher{Eval: m}).Search(s, 4, nil)
-				if math.Abs(v-root.Value) > 1e-9 {
-					t.Fatalf("ply %d: leaf value %v, search value %v", i, v, root.Value)
+				at = x.x.Leaf()
+				root := learned.NewSearcher(lg, m).Search(s, 4, nil)
+				if learned.ToScore(v) != root.Score {
+					t.Fatalf("ply %d: leaf value %v scores %d, the search %d", i, v, learned.ToScore(v), root.Score)
 				}
 			}
 			if at.IsTerminal() {
-				if v != lookahead.CheckersTerminal(at, seat) || slices.ContainsFunc(grad, func(g float64) bool { return g != 0 }) {
+				if v != model.Outcome(at.Returns(nil), seat) || slices.ContainsFunc(grad, func(g float64) bool { return g != 0 }) {
 					t.Fatalf("ply %d: finished leaf: value %v, gradient %v", i, v, grad)
 				}
 				continue
 			}
-			p := model.FromCheckers(at, seat)
-			if e := m.EvalCheckers(p); math.Abs(e-v) > 1e-9 {
+			eval := func() float64 { return m.Value(lg, at, seat, phi) }
+			if e := eval(); e != v {
 				t.Fatalf("ply %d: Predict %v, the evaluation for the learner %v", i, v, e)
 			}
 			const h = 1e-5
 			for k := range m.W {
 				w := m.W[k]
 				m.W[k] = w + h
-				up := m.EvalCheckers(p)
+				up := eval()
 				m.W[k] = w - h
-				down := m.EvalCheckers(p)
+				down := eval()
 				m.W[k] = w
 				num := (up - down) / (2 * h)
 				if math.Abs(num-grad[k]) > 1e-6*(1+math.Abs(num)) {
@@ -134,7 +139,7 @@ func TestCheckersLearnGameUpdate(t *testing.T) {
 				t.Fatal(err)
 			}
 			for g := range 40 {
-				rec := &recorder{Searcher: tr.dom.Searcher(tr.tl)}
+				rec := &recorder{Searcher: newSearcher(tr.lg, tr.tl)}
 				tr.x = rec
 				seat := game.Seat(g % 2)
 				rng := rand.New(rand.NewPCG(uint64(g), 9))
@@ -160,7 +165,7 @@ func TestCheckersLearnGameUpdate(t *testing.T) {
 				}
 				want := slices.Clone(before)
 				if tc.strategy == StrategyLB || r <= 0 {
-					values := append(slices.Clone(rec.values), float64(r)*lookahead.WinValue)
+					values := append(slices.Clone(rec.values), float64(r)*model.WinValue)
 					won := r > 0 && tc.method == MethodTDLeaf && tc.strategy == StrategyLB
 					for k := range want {
 						sum := 0.0

@@ -19,7 +19,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players/learned/lookahead"
+	"github.com/arenaref/arena/players/learned"
 	"github.com/arenaref/arena/players/learned/model"
 	"github.com/arenaref/arena/players/learned/td"
 )
@@ -197,108 +197,107 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-func (c Config) check() (Domain, error) {
+func (c Config) check() (game.Game, learned.Game, error) {
 	g, err := game.Lookup(c.Game)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	dom, err := DomainOf(g)
+	lg, err := learned.GameOf(g)
 	if err != nil {
-		return nil, fmt.Errorf("%w: game %q: training plays Othello only, and checkers and giveaway", ErrConfig, c.Game)
+		return nil, nil, fmt.Errorf("%w: game %q: training plays the games of the learned player: %v", ErrConfig, c.Game, err)
 	}
-	_, isOthello := g.(*othello.Game)
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+	bad := func(format string, a ...any) (game.Game, learned.Game, error) {
+		return nil, nil, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
 	}
-	if c.Method == MethodStrategyNet && !isOthello {
-		return nil, bad("method strategy-net plays Othello only")
+	if _, err := model.NetSize(g); c.Method == MethodStrategyNet && err != nil {
+		return bad("method strategy-net plays Othello only")
 	}
 	switch c.Method {
 	case MethodTD, MethodTDLeaf, MethodStrategyNet:
 		if len(c.Opponents) == 0 {
-			return nil, bad("method %s needs at least one opponent", c.Method)
+			return bad("method %s needs at least one opponent", c.Method)
 		}
 	case MethodEvo:
 		if len(c.Opponents) > 0 {
-			return nil, bad("method evo trains against its own evolving opponent; give no opponents")
+			return bad("method evo trains against its own evolving opponent; give no opponents")
 		}
 	default:
-		return nil, bad("unknown method %q (td, tdleaf, strategy-net, evo)", c.Method)
+		return bad("unknown method %q (td, tdleaf, strategy-net, evo)", c.Method)
 	}
 	switch {
 	case c.Games < 1:
-		return nil, bad("games must be at least 1")
+		return bad("games must be at least 1")
 	case c.Seat != SeatBlack && c.Seat != SeatWhite && c.Seat != SeatBoth:
-		return nil, bad("seat %q (black, white, both)", c.Seat)
-	case c.Depth < 1 || c.Depth > lookahead.MaxDepth:
-		return nil, bad("depth %d (1 to %d)", c.Depth, lookahead.MaxDepth)
+		return bad("seat %q (black, white, both)", c.Seat)
+	case c.Depth < 1 || c.Depth > learned.MaxDepth:
+		return bad("depth %d (1 to %d)", c.Depth, learned.MaxDepth)
 	case c.Init != InitZero && c.Init != InitRandom:
-		return nil, bad("init %q (zero, random)", c.Init)
+		return bad("init %q (zero, random)", c.Init)
 	case c.Every < 1:
-		return nil, bad("every must be at least 1")
+		return bad("every must be at least 1")
 	case c.RandomPlies < 0 || c.RandomPlies > 20:
-		return nil, bad("random plies %d (0 to 20)", c.RandomPlies)
+		return bad("random plies %d (0 to 20)", c.RandomPlies)
 	case c.TestGames < 0:
-		return nil, bad("test games must not be negative")
+		return bad("test games must not be negative")
 	case c.Pairs && c.Method != MethodStrategyNet:
-		return nil, bad("pairs is a strategy-net option")
+		return bad("pairs is a strategy-net option")
 	}
 	if c.Method == MethodTD || c.Method == MethodTDLeaf || c.Method == MethodEvo {
 		if !(c.Alpha > 0 && c.Alpha < 1) {
-			return nil, bad("alpha %v (0 < alpha < 1)", c.Alpha)
+			return bad("alpha %v (0 < alpha < 1)", c.Alpha)
 		}
 		if !(c.Lambda >= 0 && c.Lambda <= 1) {
-			return nil, bad("lambda %v (0 to 1)", c.Lambda)
+			return bad("lambda %v (0 to 1)", c.Lambda)
 		}
 	}
 	if c.Method == MethodTD || c.Method == MethodTDLeaf {
 		if c.Strategy != StrategyLB && c.Strategy != StrategyLL && c.Strategy != StrategyL3 {
-			return nil, bad("strategy %q (LB, LL, L3)", c.Strategy)
+			return bad("strategy %q (LB, LL, L3)", c.Strategy)
 		}
 	} else if c.Strategy != "" {
-		return nil, bad("strategy is an option of td and tdleaf")
+		return bad("strategy is an option of td and tdleaf")
 	}
 	if c.Method == MethodEvo && !(c.EvoSigma > 0) || math.IsInf(c.EvoSigma, 0) {
-		return nil, bad("evo sigma %v must be positive", c.EvoSigma)
+		return bad("evo sigma %v must be positive", c.EvoSigma)
 	}
 	base, _, _ := game.ParseSpec(c.Game)
 	seen := map[string]bool{}
 	for k, o := range append(append([]Opponent(nil), c.Opponents...), c.Test...) {
 		if o.Agent == SelfPlay {
 			if len(o.Params) > 0 {
-				return nil, bad("opponent %s: self play takes no parameters", o.Name)
+				return bad("opponent %s: self play takes no parameters", o.Name)
 			}
 			continue
 		}
 		if o.Agent == RandomWeights {
 			if _, err := randomWeights(c.Seed, o, 1); err != nil {
-				return nil, bad("opponent %s: %v", o.Name, err)
+				return bad("opponent %s: %v", o.Name, err)
 			}
 			want := PoolTrain
 			if k >= len(c.Opponents) {
 				want = PoolTest
 			}
 			if p := o.Params["pool"]; p != want {
-				return nil, bad("opponent %s: a %s opponent from the %s pool (training opponents come from the %s pool, test opponents from the %s pool, so that the two never meet)",
+				return bad("opponent %s: a %s opponent from the %s pool (training opponents come from the %s pool, test opponents from the %s pool, so that the two never meet)",
 					o.Name, want, p, PoolTrain, PoolTest)
 			}
 			key := o.Params["pool"] + "/" + o.Params["index"]
 			if seen[key] {
-				return nil, bad("opponent %s: member %s of the %s pool twice", o.Name, o.Params["index"], o.Params["pool"])
+				return bad("opponent %s: member %s of the %s pool twice", o.Name, o.Params["index"], o.Params["pool"])
 			}
 			seen[key] = true
 			continue
 		}
 		a, err := agent.New(o.Agent, agent.Config{Params: o.Params})
 		if err != nil {
-			return nil, bad("opponent %s: %v", o.Name, err)
+			return bad("opponent %s: %v", o.Name, err)
 		}
 		agent.Close(a)
 		if gs := agent.Games(o.Agent); gs != nil && !slices.Contains(gs, base) {
-			return nil, bad("opponent %s: agent %s does not play %s", o.Name, o.Agent, base)
+			return bad("opponent %s: agent %s does not play %s", o.Name, o.Agent, base)
 		}
 	}
-	return dom, nil
+	return g, lg, nil
 }
 
 // Point is a point of the learning curve: the games since the previous point.
@@ -369,17 +368,19 @@ const (
 
 // Trainer runs a training.
 type Trainer struct {
-	cfg   Config
-	dom   Domain
-	game  game.Game
-	st    State
-	eval  model.Evaluator
-	tl    *model.TanhLinear
-	net   *model.StrategyNet
-	evo   *model.TanhLinear
-	x     Searcher // the learner's
-	use   *NetUsage
-	moves []game.Move
+	cfg  Config
+	lg   learned.Game // what the learned player knows of game
+	game game.Game
+	st   State
+	eval model.Evaluator
+	tl   *model.TanhLinear
+	net  *model.StrategyNet
+	evo  *model.TanhLinear
+	x    Searcher // the learner's
+	// searchers are those of the evaluations that play without learning (searcherOf).
+	searchers map[model.Evaluator]*searcher
+	use       *NetUsage
+	moves     []game.Move
 	// pool holds the random-weights opponents by name.
 	pool map[string]*model.TanhLinear
 }
@@ -387,14 +388,14 @@ type Trainer struct {
 // New starts a training from scratch.
 func New(cfg Config) (*Trainer, error) {
 	cfg = cfg.withDefaults()
-	dom, err := cfg.check()
+	g, lg, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: cfg, dom: dom, game: dom.Game()}
+	t := &Trainer{cfg: cfg, lg: lg, game: g}
 	t.st = State{Format: CheckpointFormat, Version: CheckpointVersion, Config: cfg, LastResult: 1}
 	rng := rand.New(rand.NewPCG(cfg.Seed, math.MaxUint64))
-	n := len(dom.Features())
+	n := len(lg.Names())
 	for _, o := range append(append([]Opponent(nil), cfg.Opponents...), cfg.Test...) {
 		if o.Agent != RandomWeights {
 			continue
@@ -406,24 +407,27 @@ func New(cfg Config) (*Trainer, error) {
 		if t.pool == nil {
 			t.pool = map[string]*model.TanhLinear{}
 		}
-		m := newModel(dom)
+		m := newModel(lg)
 		m.W = w
 		t.pool[o.Name] = m
 	}
 	switch cfg.Method {
 	case MethodStrategyNet:
-		t.net, err = model.NewStrategyNet(t.game.(*othello.Game).Size(), cfg.Pairs)
+		size, err := model.NetSize(t.game)
 		if err != nil {
+			return nil, err
+		}
+		if t.net, err = model.NewStrategyNet(size, cfg.Pairs); err != nil {
 			return nil, err
 		}
 		t.eval = t.net
 		initWeights(t.net.W, cfg.Init, rng)
 	default:
-		t.tl = newModel(dom)
+		t.tl = newModel(lg)
 		t.eval = t.tl
 		initWeights(t.tl.W, cfg.Init, rng)
 		if cfg.Method == MethodEvo {
-			t.evo = newModel(dom)
+			t.evo = newModel(lg)
 			initWeights(t.evo.W, InitRandom, rng)
 		}
 	}
@@ -442,7 +446,7 @@ func initWeights(w []float64, init string, rng *rand.Rand) {
 
 // bind points the searcher and the state at the model's weights.
 func (t *Trainer) bind() {
-	t.x = t.learner()
+	t.x = newSearcher(t.lg, t.eval)
 	if t.net != nil {
 		t.use = NewNetUsage(t.net)
 		t.st.Weights = t.net.W
@@ -603,7 +607,7 @@ func (t *Trainer) step() (Event, error) {
 	ev := Event{Game: idx + 1}
 	var opp mover
 	if t.cfg.Method == MethodEvo {
-		opp, ev.Opponent = &searchMover{x: t.dom.Searcher(t.evo), depth: t.cfg.Depth, rng: rng}, "evo"
+		opp, ev.Opponent = &searchMover{x: t.searcherOf(t.evo), depth: t.cfg.Depth, rng: rng}, "evo"
 	} else {
 		o := t.cfg.Opponents[t.st.Next]
 		a, closeOpp, err := t.opponent(o, 1-seat, rng)

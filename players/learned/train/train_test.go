@@ -11,7 +11,8 @@ import (
 
 	"github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/heuristic"
-	"github.com/arenaref/arena/players/learned/lookahead"
+	"github.com/arenaref/arena/players/learned"
+	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/model"
 	_ "github.com/arenaref/arena/players/random"
 )
@@ -103,8 +104,11 @@ func TestResumeIsExact(t *testing.T) {
 		{Game: "othello:size=6", Method: MethodStrategyNet, Opponents: []Opponent{hp1, random}, Games: 60, Every: 7, Seed: 3},
 		{Game: "othello:size=6", Method: MethodTDLeaf, Strategy: StrategyL3, Opponents: []Opponent{hp1, random}, Games: 30, Depth: 2, Every: 4, Seed: 4},
 		{Game: "othello:size=4", Method: MethodEvo, Games: 31, Every: 5, Seed: 5},
+		{Game: "giveaway", Method: MethodTDLeaf, Strategy: StrategyL3, Depth: 2, Seed: 4,
+			Opponents: RandomWeightsPool(PoolTrain, 3), Test: RandomWeightsPool(PoolTest, 2), TestGames: 1,
+			TestFirst: true, Games: 20, Every: 5},
 	} {
-		t.Run(cfg.Method, func(t *testing.T) {
+		t.Run(cfg.Game+"/"+cfg.Method, func(t *testing.T) {
 			whole := run(t, cfg)
 
 			half := cfg
@@ -262,10 +266,16 @@ func TestRandomPlies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lg, err := learned.GameOf(g)
+	if err != nil {
+		t.Fatal(err)
+	}
 	distinct := func(plies int) int {
 		seen := map[string]bool{}
 		for k := range 20 {
-			det := func() mover { return &netMover{x: lookahead.Searcher{Eval: model.NewTanhLinear()}, depth: 1} }
+			det := func() mover {
+				return &netMover{x: learned.NewSearcher(lg, model.NewTanhLinear(features.Count)), depth: 1}
+			}
 			s, err := play(g, det(), det(), plies, rngFor(uint64(k)))
 			if err != nil {
 				t.Fatal(err)
@@ -308,8 +318,8 @@ func TestFileRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := model.Position{Own: 0x0000001008000000, Opp: 0x0000000810000000 & 0x3f3f3f3f3f3f, Board: 0x3f3f3f3f3f3f, OwnToMove: true}
-		if a, b := tr.Evaluator().Eval(p), e.Eval(p); a != b {
+		s := tr.game.NewState()
+		if a, b := tr.value(tr.Evaluator(), s, othello.Black), tr.value(e, s, othello.Black); a != b {
 			t.Errorf("%s: loaded evaluation %v, trained %v", cfg.Method, b, a)
 		}
 	}

@@ -1,4 +1,4 @@
-package lookahead_test
+package learned_test
 
 import (
 	"fmt"
@@ -9,12 +9,13 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/learned/lookahead"
+	"github.com/arenaref/arena/players/learned"
+	"github.com/arenaref/arena/players/learned/features"
 	"github.com/arenaref/arena/players/learned/model"
 )
 
 func checkersModel(rng *rand.Rand) *model.TanhLinear {
-	m := model.NewCheckersTanhLinear()
+	m := model.NewTanhLinear(features.CheckersCount)
 	for k := range m.W {
 		m.W[k] = -10 + 20*rng.Float64()
 	}
@@ -39,16 +40,18 @@ func checkersPositions(n int, rng *rand.Rand) []*checkers.State {
 	return out[:n]
 }
 
+// checkersGames returns the learned player's Games of both variants, by variant.
+func checkersGames(t testing.TB) map[checkers.Variant]learned.Game {
+	return map[checkers.Variant]learned.Game{checkers.Standard: gameOf(t, "checkers"), checkers.Giveaway: gameOf(t, "giveaway")}
+}
+
 // minimaxCheckers is the plain minimax the search must agree with: the root side's
-// score, maximised on its turns and minimised on the other's. In checkers it goes on
+// value, maximised on its turns and minimised on the other's. In checkers it goes on
 // past depth while the side to move must capture, so that no position is scored with
 // a capture pending.
-func minimaxCheckers(e model.CheckersEvaluator, s *checkers.State, depth int, root game.Seat) float64 {
-	if s.IsTerminal() {
-		return lookahead.CheckersTerminal(s, root)
-	}
-	if depth <= 0 && settled(s) {
-		return e.EvalCheckers(model.FromCheckers(s, root))
+func minimaxCheckers(lg learned.Game, e model.Evaluator, s *checkers.State, depth int, root game.Seat) float64 {
+	if s.IsTerminal() || depth <= 0 && settled(s) {
+		return value(lg, e, s, root)
 	}
 	best := math.Inf(-1)
 	if s.Side() != root {
@@ -59,7 +62,7 @@ func minimaxCheckers(e model.CheckersEvaluator, s *checkers.State, depth int, ro
 		if err := c.Play(m); err != nil {
 			panic(err)
 		}
-		v := minimaxCheckers(e, &c, depth-1, root)
+		v := minimaxCheckers(lg, e, &c, depth-1, root)
 		if s.Side() == root {
 			best = max(best, v)
 		} else {
@@ -70,56 +73,54 @@ func minimaxCheckers(e model.CheckersEvaluator, s *checkers.State, depth int, ro
 }
 
 // TestCheckersSearchIsMinimax compares the search with brute-force minimax at depths 1
-// to 3, and checks that the principal variation's leaf has the root's value.
+// to 3, and checks that the principal variation's leaf has the root's score.
 func TestCheckersSearchIsMinimax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	e := checkersModel(rng)
-	x := &lookahead.CheckersSearcher{Eval: e}
+	games := checkersGames(t)
+	xs := map[checkers.Variant]*learned.Searcher{}
+	for v, lg := range games {
+		xs[v] = learned.NewSearcher(lg, e)
+	}
 	for i, s := range checkersPositions(150, rng) {
+		lg, x := games[s.Variant()], xs[s.Variant()]
 		depth := 1 + i%3
 		root := s.ToMove()
-		want := minimaxCheckers(e, s, depth, root)
+		want := learned.ToScore(minimaxCheckers(lg, e, s, depth, root))
 		res := x.Search(s, depth, rng)
-		if math.Abs(res.Value-want) > 1e-9 {
-			t.Fatalf("%s\ndepth %d: search %v, minimax %v", s, depth, res.Value, want)
+		if res.Score != want {
+			t.Fatalf("%s\ndepth %d: search %d, minimax %d", s, depth, res.Score, want)
 		}
 		c := *s
 		if err := c.Play(res.Move); err != nil {
 			t.Fatalf("%s\nmove %s: %v", s, s.MoveString(res.Move), err)
 		}
-		if v := minimaxCheckers(e, &c, depth-1, root); math.Abs(v-want) > 1e-9 {
-			t.Fatalf("%s\nthe move %s is worth %v, the best %v", s, s.MoveString(res.Move), v, want)
+		if v := learned.ToScore(minimaxCheckers(lg, e, &c, depth-1, root)); v != want {
+			t.Fatalf("%s\nthe move %s is worth %d, the best %d", s, s.MoveString(res.Move), v, want)
 		}
-		leaf := res.Leaf
-		var lv float64
-		if leaf.IsTerminal() {
-			lv = lookahead.CheckersTerminal(&leaf, root)
-		} else {
-			lv = e.EvalCheckers(model.FromCheckers(&leaf, root))
-		}
-		if math.Abs(lv-want) > 1e-9 {
-			t.Fatalf("%s\ndepth %d: leaf %s is worth %v, the root %v", s, depth, &leaf, lv, want)
+		if lv := learned.ToScore(value(lg, e, x.Leaf(), root)); lv != want {
+			t.Fatalf("%s\ndepth %d: leaf %s is worth %d, the root %d", s, depth, x.Leaf(), lv, want)
 		}
 	}
 }
 
-// TestCheckersTerminal checks the score of finished games in both variants: the side
+// TestCheckersOutcome checks the value of finished games in both variants: the side
 // left without a move loses checkers and wins give-away.
-func TestCheckersTerminal(t *testing.T) {
+func TestCheckersOutcome(t *testing.T) {
 	// Black, to move, has no piece at all.
 	for _, v := range []checkers.Variant{checkers.Standard, checkers.Giveaway} {
 		s, err := checkers.FromPieces(v, 0, 1<<20, 0, checkers.Black)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := -float64(lookahead.WinValue)
+		want := -float64(model.WinValue)
 		if v == checkers.Giveaway {
-			want = lookahead.WinValue
+			want = model.WinValue
 		}
-		if got := lookahead.CheckersTerminal(s, checkers.Black); got != want {
+		if got := value(nil, nil, s, checkers.Black); got != want {
 			t.Errorf("%v: black without pieces scores %v, want %v", v, got, want)
 		}
-		if got := lookahead.CheckersTerminal(s, checkers.White); got != -want {
+		if got := value(nil, nil, s, checkers.White); got != -want {
 			t.Errorf("%v: white scores %v, want %v", v, got, -want)
 		}
 	}
@@ -128,7 +129,7 @@ func TestCheckersTerminal(t *testing.T) {
 // TestCheckersRootTies: with a zero evaluation every move ties, and the choice spreads
 // over them.
 func TestCheckersRootTies(t *testing.T) {
-	x := &lookahead.CheckersSearcher{Eval: model.NewCheckersTanhLinear()}
+	x := learned.NewSearcher(gameOf(t, "giveaway"), model.NewTanhLinear(features.CheckersCount))
 	s := checkers.New(checkers.Giveaway).Initial()
 	seen := map[game.Move]bool{}
 	rng := rand.New(rand.NewPCG(2, 2))
@@ -143,39 +144,41 @@ func TestCheckersRootTies(t *testing.T) {
 	}
 }
 
-// TestCheckersSearchAllocs: the search allocates nothing, per node or per call.
+// TestCheckersSearchAllocs: a search allocates nothing per node, and per call only the
+// principal variation.
 func TestCheckersSearchAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	x := &lookahead.CheckersSearcher{Eval: checkersModel(rng)}
+	e := checkersModel(rng)
+	games := checkersGames(t)
+	xs := map[checkers.Variant]*learned.Searcher{}
+	for v, lg := range games {
+		xs[v] = learned.NewSearcher(lg, e)
+	}
 	ps := checkersPositions(20, rng)
+	for _, s := range ps {
+		xs[s.Variant()].Search(s, 4, rng) // grow the buffers
+	}
 	i := 0
 	n := testing.AllocsPerRun(50, func() {
-		x.Search(ps[i%len(ps)], 4, rng)
+		s := ps[i%len(ps)]
+		xs[s.Variant()].Search(s, 4, rng)
 		i++
 	})
-	if n != 0 {
+	if n > 1 {
 		t.Errorf("Search allocates %v times a call", n)
 	}
-}
-
-func BenchmarkCheckersSearch(b *testing.B) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	x := &lookahead.CheckersSearcher{Eval: checkersModel(rng)}
-	ps := checkersPositions(200, rng)
-	nodes := 0
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		nodes += x.Search(ps[i%len(ps)], 4, rng).Nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
 // material scores a checkers position by the piece count alone, so that many moves tie
 // at every depth.
 type material struct{}
 
-func (material) EvalCheckers(p model.CheckersPosition) float64 {
-	return float64(bits.OnesCount32(p.Own) - bits.OnesCount32(p.Opp))
+func (material) Value(_ model.Features, s game.State, seat game.Seat, _ []float64) float64 {
+	black, white, _ := s.(*checkers.State).Pieces()
+	if seat == checkers.White {
+		black, white = white, black
+	}
+	return float64(bits.OnesCount32(black) - bits.OnesCount32(white))
 }
 
 // settled reports whether a search may score s at its depth limit: a give-away
@@ -200,7 +203,7 @@ func lineEnds(s *checkers.State, depth int, ends map[checkers.State]bool) {
 	}
 }
 
-// TestCheckersPrincipalLeaf checks the leaf TDLeaf learns on: it has the root's value,
+// TestCheckersPrincipalLeaf checks the leaf TDLeaf learns on: it has the root's score,
 // it is where a search stops on a line beginning with the move and reply returned, and
 // the reply is a best answer to the move. The positions are chosen to stress the
 // variation's bookkeeping: every move tied (material evaluation), the game ending inside
@@ -209,7 +212,7 @@ func lineEnds(s *checkers.State, depth int, ends map[checkers.State]bool) {
 // opponent a capture.
 func TestCheckersPrincipalLeaf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	learned := checkersModel(rng)
+	learnedEval := checkersModel(rng)
 	var captures, endings []*checkers.State
 	for _, s := range checkersPositions(3000, rng) {
 		if s.Variant() == checkers.Giveaway && s.MustCapture() && len(captures) < 60 {
@@ -222,36 +225,41 @@ func TestCheckersPrincipalLeaf(t *testing.T) {
 	if len(captures) < 60 || len(endings) < 60 {
 		t.Fatalf("%d capture positions, %d endings", len(captures), len(endings))
 	}
+	games := checkersGames(t)
 	for _, tc := range []struct {
 		name      string
-		e         model.CheckersEvaluator
+		e         model.Evaluator
 		positions []*checkers.State
 		depth     int
 	}{
 		{"ties/depth1", material{}, checkersPositions(60, rng), 1},
-		{"learned/depth1", learned, checkersPositions(60, rng), 1},
+		{"learned/depth1", learnedEval, checkersPositions(60, rng), 1},
 		{"ties/depth2", material{}, checkersPositions(60, rng), 2},
 		{"ties/depth4", material{}, checkersPositions(60, rng), 4},
 		{"ties/captures/depth4", material{}, captures, 4},
-		{"learned/captures/depth4", learned, captures, 4},
-		{"learned/endings/depth4", learned, endings, 4},
+		{"learned/captures/depth4", learnedEval, captures, 4},
+		{"learned/endings/depth4", learnedEval, endings, 4},
 		{"ties/endings/depth4", material{}, endings, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := &lookahead.CheckersSearcher{Eval: tc.e}
+			xs := map[checkers.Variant]*learned.Searcher{}
+			for v, lg := range games {
+				xs[v] = learned.NewSearcher(lg, tc.e)
+			}
 			terminal, replies := 0, 0
 			for _, s := range tc.positions {
+				lg, x := games[s.Variant()], xs[s.Variant()]
 				root := s.ToMove()
-				value := func(p *checkers.State, depth int) float64 {
-					return minimaxCheckers(tc.e, p, depth, root)
+				score := func(p *checkers.State, depth int) int32 {
+					return learned.ToScore(minimaxCheckers(lg, tc.e, p, depth, root))
 				}
 				res := x.Search(s, tc.depth, rng)
-				if want := value(s, tc.depth); math.Abs(res.Value-want) > 1e-9 {
-					t.Fatalf("%s\nsearch %v, minimax %v", s, res.Value, want)
+				if want := score(s, tc.depth); res.Score != want {
+					t.Fatalf("%s\nsearch %d, minimax %d", s, res.Score, want)
 				}
-				leaf := res.Leaf
-				if lv := value(&leaf, 0); math.Abs(lv-res.Value) > 1e-9 {
-					t.Fatalf("%s\nleaf %s is worth %v, the root %v", s, &leaf, lv, res.Value)
+				leaf := *x.Leaf().(*checkers.State)
+				if lv := score(&leaf, 0); lv != res.Score {
+					t.Fatalf("%s\nleaf %s is worth %d, the root %d", s, &leaf, lv, res.Score)
 				}
 				if leaf.IsTerminal() {
 					terminal++
@@ -260,8 +268,8 @@ func TestCheckersPrincipalLeaf(t *testing.T) {
 				if err := after.Play(res.Move); err != nil {
 					t.Fatal(err)
 				}
-				if v := value(&after, tc.depth-1); math.Abs(v-res.Value) > 1e-9 {
-					t.Fatalf("%s\nmove %s is worth %v, the root %v", s, s.MoveString(res.Move), v, res.Value)
+				if v := score(&after, tc.depth-1); v != res.Score {
+					t.Fatalf("%s\nmove %s is worth %d, the root %d", s, s.MoveString(res.Move), v, res.Score)
 				}
 				// At depth 1 the variation goes on only through a capture the opponent
 				// must make in checkers.
@@ -275,8 +283,8 @@ func TestCheckersPrincipalLeaf(t *testing.T) {
 					if err := reply.Play(res.Reply); err != nil {
 						t.Fatalf("%s\nreply %s: %v", &after, after.MoveString(res.Reply), err)
 					}
-					if v := value(&reply, tc.depth-2); math.Abs(v-res.Value) > 1e-9 {
-						t.Fatalf("%s\nreply %s is worth %v, the root %v", &after, after.MoveString(res.Reply), v, res.Value)
+					if v := score(&reply, tc.depth-2); v != res.Score {
+						t.Fatalf("%s\nreply %s is worth %d, the root %d", &after, after.MoveString(res.Reply), v, res.Score)
 					}
 					start, rest = &reply, tc.depth-2
 				} else if tc.depth > 1 && !after.IsTerminal() {
@@ -309,7 +317,8 @@ func squares(sq ...int) uint32 {
 // so a move that gives a piece away is worth what is left after the capture, at depth 1
 // as at depth 2, and a sacrifice that wins the game is seen as the win it is, whichever
 // way the evaluation leans. Scored as it stands, the position after the move still has
-// the piece, and every move looks alike.
+// the piece, and every move looks alike (docs/learning.md: the learners that gave their
+// pieces away).
 func TestCheckersCapturesPlayedOut(t *testing.T) {
 	tests := []struct {
 		name         string
@@ -324,37 +333,23 @@ func TestCheckersCapturesPlayedOut(t *testing.T) {
 		{"lost", squares(14), squares(23, 32), "14-17", "14-18", -1},
 		// 10-15 gives a man: White must take it, 19x10, and Black's 6x15x22 takes both
 		// White pieces, which wins. The other moves keep four men against two.
-		{"won", squares(1, 6, 10, 11), squares(18, 19), "10-15", "", lookahead.WinValue},
+		{"won", squares(1, 6, 10, 11), squares(18, 19), "10-15", "", model.WinValue},
 	}
 	rng := rand.New(rand.NewPCG(6, 6))
+	lg := gameOf(t, "checkers")
 	for _, tc := range tests {
 		s, err := checkers.FromPieces(checkers.Standard, tc.black, tc.white, 0, checkers.Black)
 		if err != nil {
 			t.Fatal(err)
 		}
-		good, err := s.ParseMove(tc.good)
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Check the facts the case rests on.
-		after := *s
-		if err := after.Play(good); err != nil {
-			t.Fatal(err)
-		}
+		good, after := playText(t, s, tc.good)
 		if tc.bad != "" {
-			bad, err := s.ParseMove(tc.bad)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := *s
-			if err := c.Play(bad); err != nil {
-				t.Fatal(err)
-			}
-			if !c.MustCapture() || after.MustCapture() {
+			if _, c := playText(t, s, tc.bad); !c.MustCapture() || after.MustCapture() {
 				t.Fatalf("%s: %s should leave a capture, %s none", s, tc.bad, tc.good)
 			}
 		}
-		if tc.value == lookahead.WinValue && (!after.MustCapture() || minimaxCheckers(material{}, &after, 0, checkers.Black) != lookahead.WinValue) {
+		if tc.value == model.WinValue && (!after.MustCapture() || minimaxCheckers(lg, material{}, after, 0, checkers.Black) != model.WinValue) {
 			t.Fatalf("%s: %s does not win by force", s, tc.good)
 		}
 		if tc.bad != "" {
@@ -365,12 +360,12 @@ func TestCheckersCapturesPlayedOut(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				x := &lookahead.CheckersSearcher{Eval: material{}}
+				x := learned.NewSearcher(gameOf(t, "giveaway"), material{})
 				seen := map[string]bool{}
 				for range 50 {
 					res := x.Search(g, 1, rng)
-					if res.Value != tc.value || res.Reply != -1 {
-						t.Fatalf("%s: %s worth %v, reply %d; want %v and no reply", g, g.MoveString(res.Move), res.Value, res.Reply, tc.value)
+					if res.Score != learned.ToScore(tc.value) || res.Reply != -1 {
+						t.Fatalf("%s: %s worth %d, reply %d; want %d and no reply", g, g.MoveString(res.Move), res.Score, res.Reply, learned.ToScore(tc.value))
 					}
 					seen[g.MoveString(res.Move)] = true
 				}
@@ -381,22 +376,36 @@ func TestCheckersCapturesPlayedOut(t *testing.T) {
 		}
 		for _, ev := range []struct {
 			name string
-			e    model.CheckersEvaluator
+			e    model.Evaluator
 		}{{"material", material{}}, {"learned", checkersModel(rng)}} {
 			for depth := 1; depth <= 2; depth++ {
 				t.Run(fmt.Sprintf("%s/%s/depth%d", tc.name, ev.name, depth), func(t *testing.T) {
-					x := &lookahead.CheckersSearcher{Eval: ev.e}
+					x := learned.NewSearcher(lg, ev.e)
 					for range 20 {
 						res := x.Search(s, depth, rng)
 						if res.Move != good {
 							t.Fatalf("%s: chose %s (%v), want %s", s, s.MoveString(res.Move), res.Value, tc.good)
 						}
-						if ev.name == "material" && res.Value != tc.value {
-							t.Fatalf("%s: value %v, want %v", s, res.Value, tc.value)
+						if ev.name == "material" && res.Score != learned.ToScore(tc.value) {
+							t.Fatalf("%s: score %d, want %d", s, res.Score, learned.ToScore(tc.value))
 						}
 					}
 				})
 			}
 		}
 	}
+}
+
+// playText returns a move written as text and the position after it in s.
+func playText(t *testing.T, s *checkers.State, text string) (game.Move, *checkers.State) {
+	t.Helper()
+	m, err := s.ParseMove(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := *s
+	if err := c.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	return m, &c
 }

@@ -149,7 +149,7 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"--method", "co-evo", "--out", "x.json"}, `unknown method "co-evo"; did you mean 'coevo'?`},
 		{[]string{"--opponents", "hp1", "--out", "x.json"}, "--method is required: td, tdleaf, strategy-net, evo or coevo"},
 		{[]string{"--method", "td", "--opponents", "nobody", "--out", "x.json"}, "unknown agent"},
-		{[]string{"--method", "td", "--opponents", "hp1", "--game", "ipd", "--out", "x.json"}, "Othello only"},
+		{[]string{"--method", "td", "--opponents", "hp1", "--game", "ipd", "--out", "x.json"}, "only the games of the learned player"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--alpha", "2", "--out", "x.json"}, "alpha"},
 		{[]string{"--method", "coevo", "--out", "x.json"}, "othello:size=4"},
 	} {

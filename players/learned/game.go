@@ -133,6 +133,13 @@ func gameNames() []string {
 	return names
 }
 
+// Games lists the games the player knows, by name, in alphabetical order.
+func Games() []string {
+	gamesMu.RLock()
+	defer gamesMu.RUnlock()
+	return gameNames()
+}
+
 // GameOf returns the Game of g, found by its name without options, or an error wrapping
 // agent.ErrWrongGame.
 func GameOf(g game.Game) (Game, error) {

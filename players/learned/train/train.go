@@ -197,107 +197,108 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-func (c Config) check() (game.Game, learned.Game, error) {
+// check checks c and returns what the learned player knows of its game.
+func (c Config) check() (learned.Game, error) {
 	g, err := game.Lookup(c.Game)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	lg, err := learned.GameOf(g)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: game %q: training plays the games of the learned player: %v", ErrConfig, c.Game, err)
+		return nil, fmt.Errorf("%w: game %q: training plays only the games of the learned player: %s", ErrConfig, c.Game, strings.Join(learned.Games(), ", "))
 	}
-	bad := func(format string, a ...any) (game.Game, learned.Game, error) {
-		return nil, nil, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
 	}
 	if _, err := model.NetSize(g); c.Method == MethodStrategyNet && err != nil {
-		return bad("method strategy-net plays Othello only")
+		return nil, bad("method strategy-net plays Othello only")
 	}
 	switch c.Method {
 	case MethodTD, MethodTDLeaf, MethodStrategyNet:
 		if len(c.Opponents) == 0 {
-			return bad("method %s needs at least one opponent", c.Method)
+			return nil, bad("method %s needs at least one opponent", c.Method)
 		}
 	case MethodEvo:
 		if len(c.Opponents) > 0 {
-			return bad("method evo trains against its own evolving opponent; give no opponents")
+			return nil, bad("method evo trains against its own evolving opponent; give no opponents")
 		}
 	default:
-		return bad("unknown method %q (td, tdleaf, strategy-net, evo)", c.Method)
+		return nil, bad("unknown method %q (td, tdleaf, strategy-net, evo)", c.Method)
 	}
 	switch {
 	case c.Games < 1:
-		return bad("games must be at least 1")
+		return nil, bad("games must be at least 1")
 	case c.Seat != SeatBlack && c.Seat != SeatWhite && c.Seat != SeatBoth:
-		return bad("seat %q (black, white, both)", c.Seat)
+		return nil, bad("seat %q (black, white, both)", c.Seat)
 	case c.Depth < 1 || c.Depth > learned.MaxDepth:
-		return bad("depth %d (1 to %d)", c.Depth, learned.MaxDepth)
+		return nil, bad("depth %d (1 to %d)", c.Depth, learned.MaxDepth)
 	case c.Init != InitZero && c.Init != InitRandom:
-		return bad("init %q (zero, random)", c.Init)
+		return nil, bad("init %q (zero, random)", c.Init)
 	case c.Every < 1:
-		return bad("every must be at least 1")
+		return nil, bad("every must be at least 1")
 	case c.RandomPlies < 0 || c.RandomPlies > 20:
-		return bad("random plies %d (0 to 20)", c.RandomPlies)
+		return nil, bad("random plies %d (0 to 20)", c.RandomPlies)
 	case c.TestGames < 0:
-		return bad("test games must not be negative")
+		return nil, bad("test games must not be negative")
 	case c.Pairs && c.Method != MethodStrategyNet:
-		return bad("pairs is a strategy-net option")
+		return nil, bad("pairs is a strategy-net option")
 	}
 	if c.Method == MethodTD || c.Method == MethodTDLeaf || c.Method == MethodEvo {
 		if !(c.Alpha > 0 && c.Alpha < 1) {
-			return bad("alpha %v (0 < alpha < 1)", c.Alpha)
+			return nil, bad("alpha %v (0 < alpha < 1)", c.Alpha)
 		}
 		if !(c.Lambda >= 0 && c.Lambda <= 1) {
-			return bad("lambda %v (0 to 1)", c.Lambda)
+			return nil, bad("lambda %v (0 to 1)", c.Lambda)
 		}
 	}
 	if c.Method == MethodTD || c.Method == MethodTDLeaf {
 		if c.Strategy != StrategyLB && c.Strategy != StrategyLL && c.Strategy != StrategyL3 {
-			return bad("strategy %q (LB, LL, L3)", c.Strategy)
+			return nil, bad("strategy %q (LB, LL, L3)", c.Strategy)
 		}
 	} else if c.Strategy != "" {
-		return bad("strategy is an option of td and tdleaf")
+		return nil, bad("strategy is an option of td and tdleaf")
 	}
 	if c.Method == MethodEvo && !(c.EvoSigma > 0) || math.IsInf(c.EvoSigma, 0) {
-		return bad("evo sigma %v must be positive", c.EvoSigma)
+		return nil, bad("evo sigma %v must be positive", c.EvoSigma)
 	}
 	base, _, _ := game.ParseSpec(c.Game)
 	seen := map[string]bool{}
 	for k, o := range append(append([]Opponent(nil), c.Opponents...), c.Test...) {
 		if o.Agent == SelfPlay {
 			if len(o.Params) > 0 {
-				return bad("opponent %s: self play takes no parameters", o.Name)
+				return nil, bad("opponent %s: self play takes no parameters", o.Name)
 			}
 			continue
 		}
 		if o.Agent == RandomWeights {
 			if _, err := randomWeights(c.Seed, o, 1); err != nil {
-				return bad("opponent %s: %v", o.Name, err)
+				return nil, bad("opponent %s: %v", o.Name, err)
 			}
 			want := PoolTrain
 			if k >= len(c.Opponents) {
 				want = PoolTest
 			}
 			if p := o.Params["pool"]; p != want {
-				return bad("opponent %s: a %s opponent from the %s pool (training opponents come from the %s pool, test opponents from the %s pool, so that the two never meet)",
+				return nil, bad("opponent %s: a %s opponent from the %s pool (training opponents come from the %s pool, test opponents from the %s pool, so that the two never meet)",
 					o.Name, want, p, PoolTrain, PoolTest)
 			}
 			key := o.Params["pool"] + "/" + o.Params["index"]
 			if seen[key] {
-				return bad("opponent %s: member %s of the %s pool twice", o.Name, o.Params["index"], o.Params["pool"])
+				return nil, bad("opponent %s: member %s of the %s pool twice", o.Name, o.Params["index"], o.Params["pool"])
 			}
 			seen[key] = true
 			continue
 		}
 		a, err := agent.New(o.Agent, agent.Config{Params: o.Params})
 		if err != nil {
-			return bad("opponent %s: %v", o.Name, err)
+			return nil, bad("opponent %s: %v", o.Name, err)
 		}
 		agent.Close(a)
 		if gs := agent.Games(o.Agent); gs != nil && !slices.Contains(gs, base) {
-			return bad("opponent %s: agent %s does not play %s", o.Name, o.Agent, base)
+			return nil, bad("opponent %s: agent %s does not play %s", o.Name, o.Agent, base)
 		}
 	}
-	return g, lg, nil
+	return lg, nil
 }
 
 // Point is a point of the learning curve: the games since the previous point.
@@ -388,10 +389,11 @@ type Trainer struct {
 // New starts a training from scratch.
 func New(cfg Config) (*Trainer, error) {
 	cfg = cfg.withDefaults()
-	g, lg, err := cfg.check()
+	lg, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
+	g, _ := game.Lookup(cfg.Game) // checked
 	t := &Trainer{cfg: cfg, lg: lg, game: g}
 	t.st = State{Format: CheckpointFormat, Version: CheckpointVersion, Config: cfg, LastResult: 1}
 	rng := rand.New(rand.NewPCG(cfg.Seed, math.MaxUint64))

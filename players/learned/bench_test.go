@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/players/learned"
 )
 
@@ -33,10 +32,7 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkCheckersSearch(b *testing.B) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	e := checkersModel(rng)
-	xs := map[checkers.Variant]*learned.Searcher{}
-	for v, lg := range checkersGames(b) {
-		xs[v] = learned.NewSearcher(lg, e)
-	}
+	xs := checkersSearchers(b, e)
 	ps := checkersPositions(200, rng)
 	var nodes int64
 	b.ReportAllocs()

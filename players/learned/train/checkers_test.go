@@ -2,13 +2,10 @@ package train
 
 import (
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/players/learned/features"
-	"github.com/arenaref/arena/players/learned/model"
 )
 
 // TestCheckersLearns trains TD and TDLeaf learners briefly on both variants against a
@@ -132,43 +129,6 @@ func TestRandomWeightsPools(t *testing.T) {
 		edit(&c)
 		if _, err := New(c); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: New = %v, want ErrConfig", name, err)
-		}
-	}
-}
-
-// TestCheckersFile: the weights file of a checkers run records the game and the
-// checkers features, loads back to the same evaluation, and is refused for Othello.
-func TestCheckersFile(t *testing.T) {
-	for _, g := range []string{"checkers", "giveaway"} {
-		tr := run(t, Config{Game: g, Method: MethodTD, Depth: 1, Init: InitRandom, Games: 4, Opponents: RandomWeightsPool(PoolTrain, 2)})
-		f, err := tr.File("test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Game != g || !slices.Equal(f.Names, features.CheckersNames[:]) || f.Model != model.KindTanhLinear {
-			t.Errorf("file: game %q model %q names %v", f.Game, f.Model, f.Names)
-		}
-		path := filepath.Join(t.TempDir(), "w.json")
-		if err := f.Save(path); err != nil {
-			t.Fatal(err)
-		}
-		back, err := model.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := back.Evaluator()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := checkers.FromPieces(checkers.Standard, 0xfff, 0xfff00000, 0, checkers.Black)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := tr.value(tr.tl, s, checkers.Black), tr.value(e, s, checkers.Black); a != b || a == 0 {
-			t.Errorf("loaded evaluation %v, trained %v", b, a)
-		}
-		if _, err := back.BoardSize(); err == nil {
-			t.Error("BoardSize of a checkers file")
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arenaref/arena/games/othello"
@@ -295,33 +297,45 @@ func TestRandomPlies(t *testing.T) {
 	}
 }
 
-// TestFileRoundTrip checks that a trained network saved and loaded evaluates the same.
+// TestFileRoundTrip checks that the weights file of a run records the game, the model
+// and the names of the game's features (or the network's nodes), and loads back to an
+// evaluation that evaluates the same; only Othello files have a board size.
 func TestFileRoundTrip(t *testing.T) {
 	for _, cfg := range []Config{
 		{Game: "othello:size=6", Method: MethodStrategyNet, Opponents: []Opponent{random}, Games: 20},
 		{Game: "othello:size=6", Method: MethodTD, Opponents: []Opponent{random}, Games: 20},
+		{Game: "checkers", Method: MethodTD, Init: InitRandom, Games: 4, Opponents: RandomWeightsPool(PoolTrain, 2)},
+		{Game: "giveaway", Method: MethodTD, Init: InitRandom, Games: 4, Opponents: RandomWeightsPool(PoolTrain, 2)},
 	} {
-		tr := run(t, cfg)
-		f, err := tr.File("test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(t.TempDir(), "w.json")
-		if err := f.Save(path); err != nil {
-			t.Fatal(err)
-		}
-		g, err := model.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := g.Evaluator()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := tr.game.NewState()
-		if a, b := tr.value(tr.Evaluator(), s, othello.Black), tr.value(e, s, othello.Black); a != b {
-			t.Errorf("%s: loaded evaluation %v, trained %v", cfg.Method, b, a)
-		}
+		t.Run(cfg.Game+"/"+cfg.Method, func(t *testing.T) {
+			tr := run(t, cfg)
+			f, err := tr.File("test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.tl != nil && (f.Model != model.KindTanhLinear || !slices.Equal(f.Names, tr.lg.Names())) || f.Game != cfg.Game {
+				t.Errorf("file: game %q model %q names %v", f.Game, f.Model, f.Names)
+			}
+			path := filepath.Join(t.TempDir(), "w.json")
+			if err := f.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			back, err := model.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := back.Evaluator()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := tr.game.NewState()
+			if a, b := tr.value(tr.Evaluator(), s, 0), tr.value(e, s, 0); a != b || a == 0 && cfg.Init == InitRandom {
+				t.Errorf("loaded evaluation %v, trained %v", b, a)
+			}
+			if _, err := back.BoardSize(); (err == nil) != strings.HasPrefix(cfg.Game, "othello") {
+				t.Errorf("BoardSize: %v", err)
+			}
+		})
 	}
 }
 

@@ -89,10 +89,11 @@ func TestBuiltin(t *testing.T) {
 // agent's setting naming them.
 func learnedWeights(t *testing.T, g game.Game) map[string]string {
 	t.Helper()
-	m := model.NewCheckersTanhLinear()
-	if _, ok := g.(*othello.Game); ok {
-		m = model.NewTanhLinear()
+	fs, err := model.FeaturesOf(g)
+	if err != nil {
+		t.Fatal(err)
 	}
+	m := model.NewTanhLinear(len(fs.Names()))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for k := range m.W {
 		m.W[k] = rng.NormFloat64()

@@ -16,10 +16,13 @@ import (
 // Name is the name the agent is registered under.
 const Name = "learned"
 
-func init() {
-	registerAgent("evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
-		func(cfg agent.Config) (agent.Agent, error) { return New(cfg) })
-}
+// The agent is registered with no game before any init function of the package runs:
+// its games register from the init functions of their files, and Register adds each.
+var _ = func() bool {
+	agent.Register(Name, "evaluation learned by arena train, from a weights file (weights=PATH, depth=N)",
+		[]string{}, func(cfg agent.Config) (agent.Agent, error) { return New(cfg) })
+	return true
+}()
 
 // ErrNoWeights is returned when the weights parameter is missing.
 var ErrNoWeights = errors.New("learned: the weights=PATH parameter is required")

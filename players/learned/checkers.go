@@ -17,8 +17,6 @@ func init() {
 // same for both; only the weights differ), on the board of players/boards.
 type checkersGame struct{}
 
-var _ Game = checkersGame{}
-
 func (checkersGame) Names() []string { return features.CheckersNames[:] }
 
 // Compute turns the board half round when seat is White, so that the side the position

@@ -1,10 +1,7 @@
 package learned
 
 import (
-	"fmt"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
@@ -88,66 +85,27 @@ type unsettledPosition[S game.State] struct {
 // Settled implements search.Unsettled.
 func (p *unsettledPosition[S]) Settled() bool { return p.settled(p.State()) }
 
-var (
-	gamesMu sync.RWMutex
-	games   = map[string]Game{}
-	// registered is set once the agent is registered, so that a game registered later
-	// (by a package or a test that teaches the player a game) is added to its list.
-	registered bool
-)
-
 // Register teaches the learned player a game: gameName is the game's name as
 // game.Game.Name reports it, options stripped ("othello" covers "othello:size=6"). It
-// registers the game's features with package model, so that weights files of the game
-// can be read, and adds the game to the agent's entry in the registry of package agent.
-// It panics when the name is taken: a programming error found at start-up.
+// registers g with package model (model.Register), where weights files find the game's
+// features and GameOf finds g, and adds the game to the agent's in the registry of
+// package agent. It panics when the name is taken: a programming error found at
+// start-up.
 func Register(gameName string, g Game) {
-	gamesMu.Lock()
-	defer gamesMu.Unlock()
-	if _, dup := games[gameName]; dup {
-		panic(fmt.Sprintf("learned: Register called twice for %q", gameName))
-	}
 	model.Register(gameName, g)
-	games[gameName] = g
-	if registered {
-		agent.AddGame(Name, gameName)
-	}
-}
-
-// registerAgent registers the agent with the games registered so far.
-func registerAgent(doc string, f agent.Factory) {
-	gamesMu.Lock()
-	defer gamesMu.Unlock()
-	agent.Register(Name, doc, gameNames(), f)
-	registered = true
-}
-
-// gameNames returns the registered games' names, sorted; never nil, since a nil list
-// would tell the registry the agent plays any game. gamesMu must be held.
-func gameNames() []string {
-	names := make([]string, 0, len(games))
-	for n := range games {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	agent.AddGame(Name, gameName)
 }
 
 // Games lists the games the player knows, by name, in alphabetical order.
-func Games() []string {
-	gamesMu.RLock()
-	defer gamesMu.RUnlock()
-	return gameNames()
-}
+func Games() []string { return model.Games() }
 
 // GameOf returns the Game of g, found by its name without options, or an error wrapping
 // agent.ErrWrongGame.
 func GameOf(g game.Game) (Game, error) {
-	gamesMu.RLock()
-	defer gamesMu.RUnlock()
-	name, _, _ := strings.Cut(g.Name(), ":")
-	if lg, ok := games[name]; ok {
-		return lg, nil
+	if f, err := model.FeaturesOf(g); err == nil {
+		if lg, ok := f.(Game); ok {
+			return lg, nil
+		}
 	}
-	return nil, agent.WrongGame(Name, g.Name(), "it plays "+strings.Join(gameNames(), ", "))
+	return nil, agent.WrongGame(Name, g.Name(), "it plays "+strings.Join(Games(), ", "))
 }

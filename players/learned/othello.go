@@ -14,8 +14,6 @@ func init() { Register(othello.Name, othelloGame{}) }
 // features, on the board of players/boards.
 type othelloGame struct{}
 
-var _ Game = othelloGame{}
-
 func (othelloGame) Names() []string { return features.Names[:] }
 
 // Compute sees the discs from seat as the strategy network does (model.FromState).

@@ -53,43 +53,35 @@ func Outcome(r []float64, seat game.Seat) float64 {
 	return 0
 }
 
-var (
-	featuresMu sync.RWMutex
-	registry   = map[string]Features{}
-)
+// registry holds the Features of each game, by name.
+var registry sync.Map
 
 // Register records the features of the game registered under name (game.Register),
-// every option of it included. It panics when name is registered twice, a programming
+// every option of it included. The learned player registers each game it plays
+// (players/learned.Register). It panics when name is registered twice, a programming
 // error found at start-up.
 func Register(name string, f Features) {
-	featuresMu.Lock()
-	defer featuresMu.Unlock()
-	if _, dup := registry[name]; dup {
+	if _, dup := registry.LoadOrStore(name, f); dup {
 		panic(fmt.Sprintf("model: Register called twice for %q", name))
 	}
-	registry[name] = f
 }
 
 // FeaturesOf returns the features of g, found by g's name without its options.
 func FeaturesOf(g game.Game) (Features, error) {
 	name, _, _ := strings.Cut(g.Name(), ":")
-	featuresMu.RLock()
-	f, ok := registry[name]
-	featuresMu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("no features for %s (there are for %s)", name, strings.Join(Games(), ", "))
+	if f, ok := registry.Load(name); ok {
+		return f.(Features), nil
 	}
-	return f, nil
+	return nil, fmt.Errorf("no features for %s (there are for %s)", name, strings.Join(Games(), ", "))
 }
 
 // Games lists the names of the games with features, in alphabetical order.
 func Games() []string {
-	featuresMu.RLock()
-	defer featuresMu.RUnlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
+	var names []string
+	registry.Range(func(name, _ any) bool {
+		names = append(names, name.(string))
+		return true
+	})
 	slices.Sort(names)
 	return names
 }

@@ -49,15 +49,25 @@ func TestBoards(t *testing.T) {
 	for _, tc := range []struct {
 		game string
 		make func(s game.State) board
+		name string // the subtest's, when not the game's
 	}{
-		{"othello", func(s game.State) board { return othelloBoard{}.fresh(s) }},
-		{"othello:size=6", func(s game.State) board { return othelloBoard{}.fresh(s) }},
-		{"checkers", func(s game.State) board { return checkersBoard{}.fresh(s) }},
-		{"giveaway", func(s game.State) board { return checkersBoard{}.fresh(s) }},
-		{"othello:size=4", func(s game.State) board { return genericBoard{}.fresh(s) }},
-		{"testcount", func(s game.State) board { return genericBoard{}.fresh(s) }},
+		{"othello", func(s game.State) board { return othelloBoard{}.fresh(s) }, ""},
+		{"othello:size=6", func(s game.State) board { return othelloBoard{}.fresh(s) }, ""},
+		{"checkers", func(s game.State) board { return checkersBoard{}.fresh(s) }, ""},
+		{"giveaway", func(s game.State) board { return checkersBoard{}.fresh(s) }, ""},
+		{"checkers", func(s game.State) board {
+			b := boards.NewCheckers(s.(*checkers.State))
+			b.Keyless = true
+			return checkersBoard{b}
+		}, "checkers keyless"},
+		{"othello:size=4", func(s game.State) board { return genericBoard{}.fresh(s) }, ""},
+		{"testcount", func(s game.State) board { return genericBoard{}.fresh(s) }, ""},
 	} {
-		t.Run(tc.game, func(t *testing.T) {
+		name := tc.name
+		if name == "" {
+			name = tc.game
+		}
+		t.Run(name, func(t *testing.T) {
 			g, err := game.Lookup(tc.game)
 			if err != nil {
 				t.Fatal(err)

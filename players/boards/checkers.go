@@ -21,6 +21,11 @@ type Checkers struct {
 	keys  []uint64
 	top   int
 	order []int8 // scratch for the move order's keys
+	// Keyless skips the keys, for a search without a transposition table, which never
+	// asks for them: Key then computes the key from scratch.
+	Keyless bool
+	// Unordered leaves the moves in the game's order, for a search that orders nothing.
+	Unordered bool
 }
 
 // NewCheckers returns a Checkers board at s, which it copies.
@@ -107,7 +112,11 @@ func zobristOf(s *checkers.State) uint64 {
 // Key returns the Zobrist key of the pieces and the side to move, mixed with the draw
 // counter (see zobristQuiet).
 func (b *Checkers) Key() uint64 {
-	return b.keys[b.top] ^ zobristQuiet[uint8(b.stack[b.top].Quiet())]
+	key := b.keys[b.top]
+	if b.Keyless {
+		key = zobristOf(&b.stack[b.top])
+	}
+	return key ^ zobristQuiet[uint8(b.stack[b.top].Quiet())]
 }
 
 // Moves appends the legal moves, the captures taking most first (captures are compulsory,
@@ -121,6 +130,9 @@ func (b *Checkers) Moves(buf []game.Move) []game.Move {
 	}
 	start := len(buf)
 	buf = s.LegalMoves(side, buf)
+	if b.Unordered {
+		return buf
+	}
 	_, _, kings := s.Pieces()
 	moves := buf[start:]
 	if cap(b.order) < len(moves) {
@@ -165,6 +177,10 @@ func (b *Checkers) Make(m game.Move) {
 	*next = *prev
 	if err := next.Play(m); err != nil {
 		panic(fmt.Sprintf("boards: the search played an illegal checkers move: %v", err))
+	}
+	if b.Keyless {
+		b.top++
+		return
 	}
 	key := b.keys[b.top]
 	before, after := pieceSets(prev), pieceSets(next)

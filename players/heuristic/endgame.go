@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
@@ -24,6 +25,10 @@ type endgame struct {
 type endgamePosition struct{ boards.Othello }
 
 var _ search.Position[game.Move] = (*endgamePosition)(nil)
+
+// endgames are the endgame searchers of every HP1 in the process: a searcher holds
+// tens of kilobytes of buffers, and training makes an HP1 per game.
+var endgames = sync.Pool{New: func() any { return newEndgame() }}
 
 // newEndgame returns a searcher without a transposition table: at EndgameEmpties it
 // would cost more to clear than it saves.

@@ -175,10 +175,7 @@ func after(s *othello.State, m game.Move) (own, opp uint64) {
 // corner leaving it the most discs, if several), otherwise the move leaving it the most
 // discs. Ties are broken at random, uniformly. It plays every board size and is safe for
 // concurrent use.
-type HP1 struct {
-	picker
-	end *endgame // made at the first endgame; guarded by picker.mu
-}
+type HP1 struct{ picker }
 
 // NewHP1 returns HP1 with its tie-breaking seeded by seed.
 func NewHP1(seed int64) *HP1 { return &HP1{picker: newPicker(seed)} }
@@ -211,16 +208,15 @@ func (a *HP1) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) 
 	}, nil
 }
 
-// endgame searches s to the end. The search draws from the tie-breaking source
-// throughout, and a Searcher is not safe for concurrent use either, so both are used
-// under the picker's lock: endgames of six empties take a few hundred microseconds.
+// endgame searches s to the end with a searcher from the pool. The search draws from the
+// tie-breaking source throughout, so it runs under the picker's lock: endgames of six
+// empties take a few hundred microseconds.
 func (a *HP1) endgame(ctx context.Context, s *othello.State) agent.Decision {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.end == nil {
-		a.end = newEndgame()
-	}
-	return a.end.choose(ctx, s, a.rng)
+	e := endgames.Get().(*endgame)
+	defer endgames.Put(e)
+	return e.choose(ctx, s, a.rng)
 }
 
 // HP2 is the second heuristic player of the seed paper: it plays the move after which

@@ -32,7 +32,7 @@ func (checkersGame) Compute(s game.State, seat game.Seat, dst []float64) {
 }
 
 func (checkersGame) NewBoard() Board {
-	return On[*checkers.State](new(boards.Checkers), boards.CheckersMoveIndices, settled)
+	return On[*checkers.State](&boards.Checkers{Keyless: true}, boards.CheckersMoveIndices, settled)
 }
 
 // settled reports whether a search may score s where its depth runs out: in checkers

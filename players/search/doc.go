@@ -1,9 +1,12 @@
-// Package search is a game-independent game-tree search: negamax with alpha-beta pruning
-// (principal variation search: the first move with the full window, the others with a null
-// window and a re-search when they turn out better), iterative deepening, a transposition
-// table, move ordering and principal variation extraction. Othello uses it through
-// players/minimax; other two-player, zero-sum, perfect-information games plug in by
-// implementing Position.
+// Package search is Arena's one game-tree search, used by every agent that searches
+// (minimax, the learned player, HP1's endgame): negamax with alpha-beta pruning (principal
+// variation search when there is a transposition table: the first move with the full
+// window, the others with a null window and a re-search when they turn out better; plain
+// alpha-beta without one), iterative deepening, a transposition table, move ordering and
+// principal variation extraction. Positions whose value rests on moves to come (a
+// pending capture) can ask to be searched on past the depth (Unsettled), and equal root
+// moves can be drawn among at random (Limits.Ties). Games plug in by implementing
+// Position, usually a board of players/boards plus an agent's evaluation.
 //
 // # Positions
 //

@@ -24,8 +24,6 @@ type Checkers struct {
 	// Keyless skips the keys, for a search without a transposition table, which never
 	// asks for them: Key then computes the key from scratch.
 	Keyless bool
-	// Unordered leaves the moves in the game's order, for a search that orders nothing.
-	Unordered bool
 }
 
 // NewCheckers returns a Checkers board at s, which it copies.
@@ -130,9 +128,6 @@ func (b *Checkers) Moves(buf []game.Move) []game.Move {
 	}
 	start := len(buf)
 	buf = s.LegalMoves(side, buf)
-	if b.Unordered {
-		return buf
-	}
 	_, _, kings := s.Pieces()
 	moves := buf[start:]
 	if cap(b.order) < len(moves) {

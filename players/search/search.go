@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"time"
 )
 
@@ -55,9 +54,7 @@ type Config struct {
 	// TableBytes is the transposition table size: 0 means DefaultTableBytes, a negative
 	// value no table.
 	TableBytes int
-	// MoveIndices is the number of history counters, one per MoveIndex value; 0 means
-	// none: the moves are then searched in the position's order (the table's move
-	// first), and MoveIndex is never called.
+	// MoveIndices is the number of history counters, one per MoveIndex value.
 	MoveIndices int
 }
 
@@ -152,7 +149,7 @@ func New[M comparable](cfg Config) *Searcher[M] {
 	if bytes == 0 {
 		bytes = DefaultTableBytes
 	}
-	return &Searcher[M]{tt: newTable[M](bytes), history: make([]int64, max(cfg.MoveIndices, 0))}
+	return &Searcher[M]{tt: newTable[M](bytes), history: make([]int64, max(cfg.MoveIndices, 1))}
 }
 
 // Clear forgets everything earlier searches left in the table and the history counters.
@@ -358,9 +355,7 @@ func (s *Searcher[M]) negamax(depth, ply int, alpha, beta int32) int32 {
 				alpha = v
 				s.setPV(ply, m)
 				if v >= beta {
-					if len(s.history) > 0 {
-						s.history[s.pos.MoveIndex(m)] += int64(depth * depth)
-					}
+					s.history[s.pos.MoveIndex(m)] += int64(depth * depth)
 					break
 				}
 			}
@@ -399,14 +394,6 @@ func (s *Searcher[M]) setPV(ply int, m M) {
 // kept in the position's static order.
 func (s *Searcher[M]) order(p *plyData[M], hashMove M, hasHash bool) {
 	moves := p.moves
-	if len(s.history) == 0 {
-		// No counters: the hash move, if any, to the front, the rest as they are.
-		if i := slices.Index(moves, hashMove); hasHash && i > 0 {
-			copy(moves[1:i+1], moves[:i])
-			moves[0] = hashMove
-		}
-		return
-	}
 	if cap(p.keys) < len(moves) {
 		p.keys = make([]int64, len(moves), 2*len(moves))
 	}

@@ -92,8 +92,10 @@ func (a *Agent) CheckGame(g game.Game) error {
 // File returns the weights file the agent plays.
 func (a *Agent) File() *model.File { return a.file }
 
-// Choose searches the position to the agent's depth.
-func (a *Agent) Choose(_ context.Context, t agent.Turn) (agent.Decision, error) {
+// Choose searches the position to the agent's depth. A turn with a deadline (as every
+// turn from a referee has) is searched one ply deeper at a time, so that the deadline, if
+// it comes first, stops it with the deepest search done.
+func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
 	if t.Game == nil {
 		return agent.Decision{}, agent.WrongGame(Name, t.GameName(), "the weights are for "+a.file.Game)
 	}
@@ -103,8 +105,18 @@ func (a *Agent) Choose(_ context.Context, t agent.Turn) (agent.Decision, error) 
 	rng := a.newRand()
 	x := a.pool.Get().(*Searcher)
 	defer a.pool.Put(x)
-	res := x.Search(t.State, a.depth, rng)
-	return agent.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: a.depth, Nodes: res.Nodes, Score: res.Value}}, nil
+	var res Result
+	if t.Deadline.IsZero() {
+		res = x.Search(t.State, a.depth, rng)
+	} else {
+		// The depth is fixed, but not beyond the move's time: the search deepens and
+		// stops at the deadline with the deepest depth it finished, rather than lose on
+		// time.
+		ctx, cancel := context.WithDeadline(ctx, t.Deadline)
+		defer cancel()
+		res = x.SearchBy(ctx, t.State, a.depth, rng)
+	}
+	return agent.Decision{Move: res.Move, Info: protocol.SearchInfo{Depth: res.Depth, Nodes: res.Nodes, Score: res.Value}}, nil
 }
 
 func (a *Agent) newRand() *rand.Rand {

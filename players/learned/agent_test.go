@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/ipd" // a game the agent must refuse
@@ -390,5 +391,24 @@ func TestChooseConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestDeepSearchStopsAtTheDeadline asks for a depth no move's time allows: the agent must
+// answer by the turn's deadline (with some slack for a loaded machine), with a legal move
+// from a shallower search, rather than lose on time.
+func TestDeepSearchStopsAtTheDeadline(t *testing.T) {
+	a := newAgent(t, map[string]string{"weights": writeWeights(t, model.KindTanhLinear, 8, 1, 6), "depth": "12"}, 3)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, s := range randomStates(t, 8, 5, rng) {
+		tn := turn(s)
+		tn.Deadline = time.Now().Add(50 * time.Millisecond)
+		d, err := a.Choose(context.Background(), tn)
+		if late := time.Since(tn.Deadline); late > 50*time.Millisecond {
+			t.Errorf("%s: answered %v after the deadline", s, late)
+		}
+		if err != nil || !slices.Contains(tn.Legal, d.Move) || d.Info.Depth < 1 || d.Info.Depth >= 12 {
+			t.Errorf("%s: %+v, %v; want a legal move from a search cut short", s, d, err)
+		}
 	}
 }

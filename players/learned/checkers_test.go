@@ -65,7 +65,7 @@ func TestCheckersPlay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Contains(legal, d.Move) || d.Info.Depth != 3 || d.Info.Nodes < 1 {
+			if !slices.Contains(legal, d.Move) || d.Info.Depth < 1 || d.Info.Depth > 3 || d.Info.Nodes < 1 { // less than 3 when a shallower search solved it
 				t.Fatalf("%s: decision %+v in\n%s", g.Name(), d, s)
 			}
 			if err := s.Play(d.Move); err != nil {

@@ -138,17 +138,31 @@ type Result struct {
 	// opponent a capture, which the search plays out).
 	Reply game.Move
 	Nodes int64
+	// Depth is the depth searched: less than asked when a deadline cut the search short.
+	Depth int
 }
 
 // Search searches s to depth plies (clamped to 1 to MaxDepth; a pass is a ply) and
 // returns the best move for the side to move, ties at the root broken with rng (nil:
 // the first the search found). s must not be finished; the searcher keeps its own copy.
 func (x *Searcher) Search(s game.State, depth int, rng *rand.Rand) Result {
+	return x.search(context.Background(), s, search.Limits{Depth: max(1, min(depth, MaxDepth)), Single: true, Ties: rng})
+}
+
+// SearchBy is Search for a move with a deadline: it deepens one ply at a time up to
+// depth and stops when ctx ends, with the result of the deepest search it finished (at
+// least one ply deep unless ctx ended before that). Without a deadline met it chooses as
+// Search does, though its tie draws differ (each depth draws).
+func (x *Searcher) SearchBy(ctx context.Context, s game.State, depth int, rng *rand.Rand) Result {
+	return x.search(ctx, s, search.Limits{Depth: max(1, min(depth, MaxDepth)), Ties: rng})
+}
+
+func (x *Searcher) search(ctx context.Context, s game.State, lim search.Limits) Result {
 	x.board.reset(s)
 	x.leaf.root = s.ToMove()
-	r := x.x.Search(context.Background(), x.board, search.Limits{Depth: max(1, min(depth, MaxDepth)), Single: true, Ties: rng})
+	r := x.x.Search(ctx, x.board, lim)
 	x.pv, x.atLeaf = append(x.pv[:0], r.PV...), false
-	res := Result{Move: r.Move, Score: r.Score, Value: FromScore(r.Score), Reply: -1, Nodes: r.Nodes}
+	res := Result{Move: r.Move, Score: r.Score, Value: FromScore(r.Score), Reply: -1, Nodes: r.Nodes, Depth: r.Depth}
 	if len(r.PV) > 1 {
 		res.Reply = r.PV[1]
 	}

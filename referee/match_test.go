@@ -548,27 +548,6 @@ func TestNewConfig(t *testing.T) {
 	}
 }
 
-func TestScores(t *testing.T) {
-	cases := []struct {
-		returns []float64
-		scores  []float64
-		result  string
-	}{
-		{[]float64{1, -1}, []float64{1, 0}, "1-0"},
-		{[]float64{-1, 1}, []float64{0, 1}, "0-1"},
-		{[]float64{0, 0}, []float64{0.5, 0.5}, "1/2-1/2"},
-		{[]float64{3, 5}, []float64{0, 1}, "0-1"}, // general-sum payoffs
-		{[]float64{2, 2, 1}, []float64{0.75, 0.75, 0}, "0.75-0.75-0"},
-		{[]float64{1}, []float64{1}, "1"},
-	}
-	for _, tc := range cases {
-		s := Scores(tc.returns)
-		if !reflect.DeepEqual(s, tc.scores) || ResultString(s) != tc.result {
-			t.Errorf("Scores(%v) = %v %q, want %v %q", tc.returns, s, ResultString(s), tc.scores, tc.result)
-		}
-	}
-}
-
 // BenchmarkPlay plays whole games of testcount (10 plies) against instant players over an
 // embedded NATS server, with the real clock.
 func BenchmarkPlay(b *testing.B) {

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -252,7 +251,7 @@ func (m *match) play(ctx context.Context) ([]string, error) {
 		}
 		n := protocol.GameNotice{V: protocol.Version, Type: protocol.TypeGameEnd, GameID: m.id, Game: g.Name(),
 			Seat: int(m.seat), Players: players, Position: st.String(), Moves: slices.Clone(hist),
-			Result: resultString(scores(rets)), Reason: reason, Returns: rets}
+			Result: game.ResultString(game.Scores(rets)), Reason: reason, Returns: rets}
 		if err := notify(func() { learner.GameEnded(n) }); err != nil {
 			return nil, fmt.Errorf("%s, game %s: GameEnded: %v", e.who(), m.id, err)
 		}
@@ -306,52 +305,3 @@ func playJoint(st game.State, nSeats int, seat game.Seat, mine game.Move, rng *r
 	return strings.Join(texts, ","), st.PlayJoint(joint)
 }
 
-// scores turns returns into tournament points as the referee does (referee.Scores, not
-// imported so that this package needs no NATS): against each other seat, 1 for more, a
-// half for as much.
-func scores(returns []float64) []float64 {
-	n := len(returns)
-	s := make([]float64, n)
-	if n == 1 {
-		switch {
-		case returns[0] > 0:
-			s[0] = 1
-		case returns[0] == 0:
-			s[0] = 0.5
-		}
-		return s
-	}
-	for i, ri := range returns {
-		var pts float64
-		for j, rj := range returns {
-			switch {
-			case i == j:
-			case ri > rj:
-				pts++
-			case ri == rj:
-				pts += 0.5
-			}
-		}
-		s[i] = pts / float64(n-1)
-	}
-	return s
-}
-
-// resultString writes scores as the referee does (referee.ResultString): "1-0", "0-1",
-// "1/2-1/2".
-func resultString(scores []float64) string {
-	parts := make([]string, len(scores))
-	for i, s := range scores {
-		switch s {
-		case 0:
-			parts[i] = "0"
-		case 0.5:
-			parts[i] = "1/2"
-		case 1:
-			parts[i] = "1"
-		default:
-			parts[i] = strconv.FormatFloat(s, 'g', 4, 64)
-		}
-	}
-	return strings.Join(parts, "-")
-}

@@ -384,7 +384,7 @@ func (l *learner) GameEnded(n protocol.GameNotice) {
 		l.fail("game %s: the moves %q replay to %q, not the final position %q", n.GameID, n.Moves, got, n.Position)
 	}
 	st, _ := l.g.ParseState(n.Position)
-	if !st.IsTerminal() || !slices.Equal(st.Returns(nil), n.Returns) || n.Result != resultString(scores(n.Returns)) || n.Result == "" {
+	if !st.IsTerminal() || !slices.Equal(st.Returns(nil), n.Returns) || n.Result != game.ResultString(game.Scores(n.Returns)) || n.Result == "" {
 		l.fail("game %s: result %q returns %v at %q", n.GameID, n.Result, n.Returns, n.Position)
 	}
 }

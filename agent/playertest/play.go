@@ -304,4 +304,3 @@ func playJoint(st game.State, nSeats int, seat game.Seat, mine game.Move, rng *r
 	}
 	return strings.Join(texts, ","), st.PlayJoint(joint)
 }
-

@@ -210,23 +210,25 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 	defer cancel()
-	// Neither the schedule nor the moves: a tournament of 100,000 games lists them from
-	// the games table alone.
-	t, err := s.cfg.Store.TournamentInfo(ctx, id)
-	if err != nil {
-		s.storeError(w, r, "tournament", err)
-		return
-	}
 	limit, ok := gamesLimit(w, r)
 	if !ok {
 		return
 	}
+	// Neither the schedule nor the moves: a tournament of 100,000 games lists them from
+	// the games table alone. The games are read before the tournament's count, so that a
+	// game recorded between the two reads is counted rather than listed uncounted.
 	var games []store.GameSummary
+	var err error
 	if limit > 0 {
 		games, err = s.cfg.Store.LastGameSummaries(ctx, id, limit)
 	} else {
 		games, err = s.cfg.Store.GameSummaries(ctx, id)
 	}
+	if err != nil {
+		s.storeError(w, r, "tournament", err)
+		return
+	}
+	t, err := s.cfg.Store.TournamentInfo(ctx, id)
 	if err != nil {
 		s.storeError(w, r, "tournament", err)
 		return

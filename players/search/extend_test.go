@@ -14,26 +14,10 @@ type restless struct{ *pick }
 
 func (r restless) Settled() bool { return len(r.hist)%2 == 0 }
 
-// minimaxSettled is minimax that, at the depth limit, plays on while r is unsettled.
-func minimaxSettled(r restless, depth int) int32 {
-	var buf [32]int
-	moves := r.Moves(buf[:0])
-	if len(moves) == 0 || depth <= 0 && r.Settled() {
-		v, _ := r.Evaluate()
-		return v
-	}
-	best := -search.Infinity
-	for _, m := range moves {
-		r.Make(m)
-		best = max(best, -minimaxSettled(r, depth-1))
-		r.Unmake()
-	}
-	return best
-}
-
-// TestUnsettledPositionsAreSearchedOn checks the search against minimaxSettled, with and
-// without a table, iterating and at once (Limits.Single), and that the principal
-// variation reaches the settled leaf whose value the root has.
+// TestUnsettledPositionsAreSearchedOn checks the search against reference minimax that
+// plays on past the depth while unsettled, with and without a table, iterating and at
+// once (Limits.Single), and that the principal variation reaches the settled leaf whose
+// value the root has.
 func TestUnsettledPositionsAreSearchedOn(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	with := search.New[int](search.Config{MoveIndices: 16, TableBytes: 1 << 16})
@@ -41,7 +25,7 @@ func TestUnsettledPositionsAreSearchedOn(t *testing.T) {
 	for game := range 30 {
 		r := restless{newPick(rng, 5+game%4)}
 		for depth := 1; depth < len(r.values); depth++ {
-			want := minimaxSettled(r, depth)
+			want := reference(r, depth, r.Settled)
 			for name, s := range map[string]*search.Searcher[int]{"table": with, "no table": without} {
 				for _, single := range []bool{false, true} {
 					res := s.Search(context.Background(), r, search.Limits{Depth: depth, Single: single})

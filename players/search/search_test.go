@@ -83,17 +83,21 @@ func (p *pick) Evaluate() (int32, bool) {
 func (p *pick) MoveIndex(m int) int { return m }
 
 // minimax is the plain minimax value of p at depth.
-func minimax(p *pick, depth int) int32 {
+func minimax(p *pick, depth int) int32 { return reference(p, depth, nil) }
+
+// reference is plain minimax of p to depth that, where settled is given and says no at
+// the depth limit, plays on through the moves.
+func reference(p search.Position[int], depth int, settled func() bool) int32 {
 	var buf [32]int
 	moves := p.Moves(buf[:0])
-	if depth == 0 || len(moves) == 0 {
+	if len(moves) == 0 || depth <= 0 && (settled == nil || settled()) {
 		v, _ := p.Evaluate()
 		return v
 	}
 	best := -search.Infinity
 	for _, m := range moves {
 		p.Make(m)
-		best = max(best, -minimax(p, depth-1))
+		best = max(best, -reference(p, depth-1, settled))
 		p.Unmake()
 	}
 	return best

@@ -69,7 +69,7 @@ func TestVerifier(t *testing.T) {
 		{ko, "D3", Works},
 		{edge, "C1", Works},
 		{edge, "A1", Works},
-		{edge, "E5", Works}, // dead already: even a move elsewhere leaves it dead
+		{edge, "E5", Works},  // dead already: even a move elsewhere leaves it dead
 		{atari, "D4", Works}, // takes it off the board
 		{atari, "A9", Fails}, // white runs out at D4
 	}

@@ -23,6 +23,7 @@
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
 //	arena perft --game othello|checkers|giveaway --depth N [--count leaves|exact]
+//	arena capture-problems --out FILE [--games N] [--sizes 9,13,19] [--seed S] [--level L]
 //	source <(arena completion bash)
 //
 // Run "arena help" or "arena COMMAND -h" (also "arena help COMMAND", "arena credentials add

@@ -384,6 +384,9 @@ func (g *generator) keep(ctx context.Context, st gameState, target gnugo.Point, 
 	}
 	if v != Works {
 		g.stats.Unconfirmed++
+		if g.cfg.Log != nil {
+			fmt.Fprintf(g.cfg.Log, "dropped %s: GNU Go's move %v %v on the position set up from the text\n", p, p.Move, v)
+		}
 		return nil
 	}
 	g.perSize[size]++

@@ -123,7 +123,7 @@ type Stats struct {
 	Dead        int // targets GNU Go captures whoever moves first (an attack problem, no defence one)
 	Ko          int // attack or defence results that hold only through a ko, dropped
 	OddKo       int // problems dropped because GNU Go's ko point is not a ko of the text form
-	Unconfirmed int // problems dropped because GNU Go's move did not verify on the position set up from the text
+	Unconfirmed int // problems dropped because GNU Go's move did not verify on the position set up from the text, or it named none
 	Problems    map[int]map[Kind]int
 	Elapsed     time.Duration
 }
@@ -341,6 +341,9 @@ func (g *generator) label(ctx context.Context, st gameState, target gnugo.Point,
 	case attack.Code.IsKo():
 		g.stats.Ko++
 		return nil
+	case attack.NoMove:
+		g.stats.Unconfirmed++
+		return nil
 	}
 	if err := g.keep(ctx, st, target, Attack, attack.Move, source); err != nil {
 		return err
@@ -355,6 +358,9 @@ func (g *generator) label(ctx context.Context, st gameState, target gnugo.Point,
 		return nil
 	case defend.Code.IsKo():
 		g.stats.Ko++
+		return nil
+	case defend.NoMove: // GNU Go sees no danger after all
+		g.stats.Unconfirmed++
 		return nil
 	}
 	return g.keep(ctx, st, target, Defend, defend.Move, source)

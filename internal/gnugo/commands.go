@@ -10,8 +10,9 @@ import (
 // Code is the outcome of GNU Go's tactical reading, as its GTP prints it.
 type Code int
 
-// The reading codes. KoA and KoB succeed only through a ko: with KoA the reading side
-// wins the ko by taking it first, with KoB only if it can also ignore a ko threat.
+// The reading codes. KoA and KoB succeed only through a ko: with KoA the side that
+// reads takes the ko first (its opponent needs the first ko threat), with KoB it must
+// find the first threat itself.
 const (
 	Fails    Code = 0
 	Succeeds Code = 1
@@ -38,16 +39,21 @@ func (c Code) String() string {
 func (c Code) IsKo() bool { return c == KoA || c == KoB }
 
 // Result is an answer of Attack or Defend: the code, and the move that achieves it
-// when the code is not Fails.
+// when the code is not Fails. NoMove is set when GNU Go succeeds without naming a move
+// (it prints PASS): a string its defence finds in no danger.
 type Result struct {
-	Code Code
-	Move Point
+	Code   Code
+	Move   Point
+	NoMove bool
 }
 
-// String is the result as GTP prints it: "0", "1 E7".
+// String is the result as GTP prints it: "0", "1 E7", "1 PASS".
 func (r Result) String() string {
-	if r.Code == Fails {
+	switch {
+	case r.Code == Fails:
 		return "0"
+	case r.NoMove:
+		return fmt.Sprintf("%d PASS", int(r.Code))
 	}
 	return fmt.Sprintf("%d %s", int(r.Code), r.Move)
 }
@@ -66,6 +72,9 @@ func parseResult(text string) (Result, error) {
 	r := Result{Code: Code(n)}
 	switch {
 	case r.Code == Fails && len(f) == 1:
+		return r, nil
+	case r.Code != Fails && len(f) == 2 && strings.EqualFold(f[1], "pass"):
+		r.NoMove = true
 		return r, nil
 	case r.Code != Fails && len(f) == 2:
 		if r.Move, err = ParsePoint(f[1]); err != nil {

@@ -17,7 +17,8 @@
 //
 // Reading results are GNU Go's own codes as its GTP prints them (Result.Code): 0 the
 // attack or defence fails, 1 it succeeds unconditionally, 2 and 3 it succeeds only
-// through a ko (GNU Go's KO_A and KO_B, the second the worse for the side that reads).
+// through a ko (GNU Go's KO_A, where the side that reads takes the ko first, and KO_B,
+// where it must find the first ko threat).
 //
 // Tests run the real program; they are skipped where it is not installed, unless
 // ARENA_REQUIRE_GNUGO is set, as CI does (package gnugotest).

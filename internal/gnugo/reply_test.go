@@ -58,6 +58,8 @@ func TestParseResult(t *testing.T) {
 		{"1 E7", Result{Code: Succeeds, Move: Point{4, 6}}, true},
 		{"2 a1", Result{Code: KoA}, true},
 		{"3 T19", Result{Code: KoB, Move: Point{18, 18}}, true},
+		{"1 PASS", Result{Code: Succeeds, NoMove: true}, true},
+		{"0 PASS", Result{}, false},
 		{"", Result{}, false},
 		{"1", Result{}, false},    // success without a move
 		{"0 E7", Result{}, false}, // failure with one
@@ -109,7 +111,7 @@ func FuzzReadReply(f *testing.F) {
 // FuzzParseResult checks that a reading result is parsed into a code 0 to 3, with a
 // move on the board of GTP exactly when the code is not 0, or refused.
 func FuzzParseResult(f *testing.F) {
-	for _, s := range []string{"0", "1 E7", "2 a1", "3 T19", "", "1", "0 E7", "4 E7", "1 Z25", "1 E77"} {
+	for _, s := range []string{"0", "1 E7", "2 a1", "3 T19", "", "1", "0 E7", "4 E7", "1 Z25", "1 E77", "1 PASS"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -120,10 +122,10 @@ func FuzzParseResult(f *testing.F) {
 		if r.Code < Fails || r.Code > KoB {
 			t.Fatalf("code %d", r.Code)
 		}
-		if r.Code == Fails && r.Move != (Point{}) {
+		if r.Code == Fails && (r.Move != Point{} || r.NoMove) || r.NoMove && r.Move != (Point{}) {
 			t.Fatalf("failure with a move: %v", r)
 		}
-		if r.Code != Fails && !r.Move.OnBoard(MaxSize) {
+		if r.Code != Fails && !r.NoMove && !r.Move.OnBoard(MaxSize) {
 			t.Fatalf("move %v off every board", r.Move)
 		}
 		back, err := parseResult(r.String())

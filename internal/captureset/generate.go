@@ -216,8 +216,15 @@ func gameSeed(seed uint32, size, game int) uint32 {
 	return uint32(x%(1<<31-1)) + 1
 }
 
+// gameTimeout bounds one game with its labelling, so that a reading that never ends
+// stops the run with an error instead of hanging it. A 19x19 game takes well under a
+// minute.
+const gameTimeout = 10 * time.Minute
+
 // play plays one game and collects its problems.
 func (g *generator) play(ctx context.Context, size, game int) error {
+	ctx, cancel := context.WithTimeout(ctx, gameTimeout)
+	defer cancel()
 	begin := time.Now()
 	before := len(g.problems)
 	for _, e := range []*gnugo.Engine{g.player, g.reader} {

@@ -185,3 +185,18 @@ func TestGameSeeds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGenerate times the generation of one 9x9 game's problems (GNU Go's play,
+// reading and verification included) and reports the problems it yields.
+func BenchmarkGenerate(b *testing.B) {
+	program := gnugotest.Program(b)
+	problems := 0
+	for i := range b.N {
+		ps, _, err := Generate(context.Background(), Config{Sizes: []int{9}, Games: 1, Seed: uint32(i + 1), Program: program})
+		if err != nil {
+			b.Fatal(err)
+		}
+		problems += len(ps)
+	}
+	b.ReportMetric(float64(problems)/float64(b.N), "problems/op")
+}

@@ -26,7 +26,7 @@ const (
 //	<row N>/<row N-1>/.../<row 1> <b|w> [ko=<point>] target=<point>
 //
 // rows from the top, N characters each, X black, O white, . empty; points in GTP
-// notation (D4: column letter A.. without I, row number from the bottom).
+// notation (D4: capital column letter A.. without I, row number from the bottom).
 type Position struct {
 	Board  *Board
 	ToMove gnugo.Color
@@ -115,6 +115,9 @@ func ParsePosition(s string) (Position, error) {
 		p, err := gnugo.ParsePoint(v)
 		if err != nil {
 			return gnugo.Point{}, fmt.Errorf("%w: %s: %v", ErrBadPosition, key, err)
+		}
+		if p.String() != v {
+			return gnugo.Point{}, fmt.Errorf("%w: %s=%s: write it %s", ErrBadPosition, key, v, p)
 		}
 		if !p.OnBoard(n) {
 			return gnugo.Point{}, fmt.Errorf("%w: %s=%v is off the %dx%d board", ErrBadPosition, key, p, n, n)

@@ -22,6 +22,7 @@ func TestParsePosition(t *testing.T) {
 		{"a ko point with a stone", "...../...../.XO../X.XO./.XO.. w ko=C2 target=C3", false},
 		{"a ko point that captures two", "...../...../XX.../..X../XX... w ko=A2 target=A1", false},
 		{"lower case", "..o../XXO../...X./.X.X./O.... b target=A4", false},
+		{"a point in lower case", "..O../XXO../...X./.X.X./O.... b target=a4", false},
 		{"a short row", "..O./XXO../...X./.X.X./O.... b target=A4", false},
 		{"not square", "..O../XXO../...X./.X.X. b target=A4", false},
 		{"one point", "X b target=A1", false},

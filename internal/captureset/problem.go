@@ -98,6 +98,9 @@ func ParseProblem(line string) (Problem, error) {
 	if p.Move, err = gnugo.ParsePoint(f[2]); err != nil {
 		return bad("%s: move: %v", p.ID, err)
 	}
+	if p.Move.String() != f[2] {
+		return bad("%s: move %s: write it %s", p.ID, f[2], p.Move)
+	}
 	pos := p.Position
 	n := pos.Board.Size()
 	switch {

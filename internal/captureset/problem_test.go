@@ -24,6 +24,7 @@ func TestParseProblem(t *testing.T) {
 		{"a move on a stone", "p5\t" + ladder + " b target=D4\tD4\tattack\tsrc", false},
 		{"a move off the board", "p6\t" + ladder + " b target=D4\tK5\tattack\tsrc", false},
 		{"a move that is no point", "p7\t" + ladder + " b target=D4\tpass\tattack\tsrc", false},
+		{"a move in lower case", "p7\t" + ladder + " b target=D4\td5\tattack\tsrc", false},
 		{"a target of one liberty", "p8\t...../...../.XO../X.XO./.XO.. w target=C2\tB2\tattack\tsrc", false},
 		{"a target of four liberties", "p9\t...../...../..X../...../..... w target=C3\tC4\tattack\tsrc", false},
 		{"retaking the ko", "p10\t...../...../.XO../X.XO./.XO.. w ko=B2 target=C3\tB2\tdefend\tsrc", false},

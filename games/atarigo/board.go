@@ -29,8 +29,8 @@ func init() {
 // pointSet is a set of points of any board size, one bit each.
 type pointSet [(MaxPoints + 63) / 64]uint64
 
-func (s *pointSet) add(p Point)           { s[p>>6] |= 1 << (uint(p) & 63) }
-func (s *pointSet) has(p Point) bool      { return s[p>>6]&(1<<(uint(p)&63)) != 0 }
+func (s *pointSet) add(p Point)      { s[p>>6] |= 1 << (uint(p) & 63) }
+func (s *pointSet) has(p Point) bool { return s[p>>6]&(1<<(uint(p)&63)) != 0 }
 func (s *pointSet) addNew(p Point) bool { // adds p and reports whether it was missing
 	w, bit := p>>6, uint64(1)<<(uint(p)&63)
 	if s[w]&bit != 0 {

@@ -86,8 +86,12 @@ func playBoth(rng *rand.Rand, s *atarigo.State, g *naive, count *seen) error {
 		if prevKo != atarigo.NoPoint && slices.Contains(buf, game.Move(prevKo)) {
 			count.koRetakes++
 		}
+		isLegal := make([]bool, n*n+1)
+		for _, m := range buf {
+			isLegal[m] = true
+		}
 		for p := atarigo.Point(0); int(p) < n*n; p++ {
-			if s.At(p) == atarigo.Empty && p != s.Ko() && !slices.Contains(buf, game.Move(p)) {
+			if s.At(p) == atarigo.Empty && p != s.Ko() && !isLegal[p] {
 				count.suicides++
 			}
 		}

@@ -69,40 +69,42 @@ func other(c byte) byte {
 	return 'X'
 }
 
-func (g *naive) around(p spot) []spot {
-	var out []spot
-	for _, d := range []spot{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+// around returns the points next to p: the first k of the array.
+func (g *naive) around(p spot) (out [4]spot, k int) {
+	for _, d := range [4]spot{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 		q := spot{p.row + d.row, p.col + d.col}
 		if q.row >= 0 && q.row < g.n && q.col >= 0 && q.col < g.n {
-			out = append(out, q)
+			out[k] = q
+			k++
 		}
 	}
-	return out
+	return out, k
 }
 
 // group returns the stones connected to the stone at p on grid, and its liberties.
 func (g *naive) group(grid [][]byte, p spot) (stones []spot, liberties int) {
 	c := grid[p.row][p.col]
-	seen := map[spot]bool{p: true}
-	libs := map[spot]bool{}
+	var mark [19][19]byte // 1: a stone of the group, 2: a liberty
+	mark[p.row][p.col] = 1
 	todo := []spot{p}
 	for len(todo) > 0 {
-		s := todo[0]
-		todo = todo[1:]
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
 		stones = append(stones, s)
-		for _, q := range g.around(s) {
-			switch grid[q.row][q.col] {
-			case '.':
-				libs[q] = true
-			case c:
-				if !seen[q] {
-					seen[q] = true
-					todo = append(todo, q)
-				}
+		adj, k := g.around(s)
+		for _, q := range adj[:k] {
+			switch {
+			case mark[q.row][q.col] != 0:
+			case grid[q.row][q.col] == '.':
+				mark[q.row][q.col] = 2
+				liberties++
+			case grid[q.row][q.col] == c:
+				mark[q.row][q.col] = 1
+				todo = append(todo, q)
 			}
 		}
 	}
-	return stones, len(libs)
+	return stones, liberties
 }
 
 // try plays a stone of the side to move at p on a copy of the grid and returns the new
@@ -114,7 +116,8 @@ func (g *naive) try(p spot) (grid [][]byte, took []spot, ok bool) {
 	}
 	grid = copyGrid(g.grid)
 	grid[p.row][p.col] = g.toMove
-	for _, q := range g.around(p) {
+	adj, k := g.around(p)
+	for _, q := range adj[:k] {
 		if grid[q.row][q.col] != other(g.toMove) {
 			continue
 		}

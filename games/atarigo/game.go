@@ -188,8 +188,8 @@ func (g *Game) Initial() *State {
 }
 
 // ParseState reads a position in the notation of State.String (a *State). Atari-go
-// reads only positions of its board size, and refuses target=, played= and ko= (a
-// capture ends atari-go, so no position of it has a ko). The capture game reads
+// reads only positions of its board size, and refuses target= and played=. The capture
+// game reads
 // positions of every size, requires target=, and applies its own rules (safe, moves) to
 // them. Errors wrap game.ErrBadPosition.
 func (g *Game) ParseState(text string) (game.State, error) {

@@ -235,9 +235,6 @@ func (r rules) parse(text string) (*State, error) {
 		}
 	}
 	if ko != NoPoint {
-		if !r.capture {
-			return bad("ko= in atari-go, where a capture ends the game")
-		}
 		if s.passes > 0 || s.winner != Empty {
 			return bad("ko= needs a capture as the last move, not a pass or the game's end")
 		}

@@ -60,7 +60,7 @@ func TestConformanceCapture(t *testing.T) {
 
 // ladderGame returns the capture game from a ladder in the lower left corner of an n by
 // n board: a white stone at C3 with black stones at B3 and C2, and Black to move.
-func ladderGame(t *testing.T, n, safe, moves int) *atarigo.Game {
+func ladderGame(t testing.TB, n, safe, moves int) *atarigo.Game {
 	t.Helper()
 	pt := func(text string) atarigo.Point {
 		p, err := atarigo.ParsePoint(text, n)

@@ -119,10 +119,14 @@ func BenchmarkPlay19(b *testing.B) {
 
 var cloneSink game.State
 
-func BenchmarkClone19(b *testing.B) {
-	s := midGame(b, 19, 150)
-	b.ReportAllocs()
-	for b.Loop() {
-		cloneSink = s.Clone()
+func BenchmarkClone(b *testing.B) {
+	for _, n := range []int{9, 19} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := midGame(b, n, n*n/3)
+			b.ReportAllocs()
+			for b.Loop() {
+				cloneSink = s.Clone()
+			}
+		})
 	}
 }

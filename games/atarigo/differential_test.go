@@ -136,6 +136,14 @@ func playBoth(rng *rand.Rand, s *atarigo.State, g *naive, count *seen) error {
 	return nil
 }
 
+// games returns n, or a tenth of it (at least 10) under go test -short.
+func games(n int) int {
+	if testing.Short() {
+		return max(n/10, 10)
+	}
+	return n
+}
+
 func countStones(s *atarigo.State) int {
 	k := 0
 	for p := atarigo.Point(0); int(p) < s.Size()*s.Size(); p++ {
@@ -151,7 +159,7 @@ func TestAgainstNaiveAtariGo(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", tc.size, tc.size), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.size), 7))
 			var count seen
-			for i := range tc.games {
+			for i := range games(tc.games) {
 				s, err := atarigo.NewAtariGoState(tc.size)
 				if err != nil {
 					t.Fatal(err)
@@ -253,7 +261,7 @@ func TestAgainstNaiveCapture(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.size), uint64(tc.safe)))
 			var count seen
-			for i := 0; count.games < tc.games; i++ {
+			for i := 0; count.games < games(tc.games); i++ {
 				s, g, err := randomCapture(rng, tc.size, tc.density, tc.safe, tc.moves)
 				if err != nil {
 					continue // an empty board: draw again

@@ -44,6 +44,7 @@ import (
 	"strings"
 	"syscall"
 
+	_ "github.com/arenaref/arena/games/atarigo"
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"

@@ -65,6 +65,17 @@ func (b *bitset) first() int {
 	return -1
 }
 
+// pop removes the lowest point of b and returns it, or -1 when b is empty.
+func (b *bitset) pop() int {
+	for i, w := range b {
+		if w != 0 {
+			b[i] = w & (w - 1)
+			return i<<6 + bits.TrailingZeros64(w)
+		}
+	}
+	return -1
+}
+
 // appendTo appends the points of b to list in increasing order.
 func (b *bitset) appendTo(list []int) []int {
 	for i, w := range b {

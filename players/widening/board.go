@@ -9,6 +9,14 @@ type geometry struct {
 	onBoard bitset // every point of the board
 	notEast bitset // points not in the last column (their east neighbour exists)
 	notWest bitset // points not in the first column
+	near    [maxPoints]nearMask
+}
+
+// nearMask is a point and its neighbours as a set: two words (w and w+1) hold them all,
+// since they lie within size points of each other.
+type nearMask struct {
+	w      int8
+	m0, m1 uint64
 }
 
 // geometries are made once for every size from 1 to MaxSize.
@@ -38,6 +46,18 @@ var geometries = func() (gs [MaxSize + 1]*geometry) {
 				add(p + size)
 			}
 		}
+		for p := 0; p < g.n; p++ {
+			w := min(max(p-size, 0)>>6, words-2)
+			nm := nearMask{w: int8(w)}
+			for _, q := range append([]int16{int16(p)}, g.nbr[p][:g.degree[p]]...) {
+				if int(q)>>6 == w {
+					nm.m0 |= 1 << uint(q&63)
+				} else {
+					nm.m1 |= 1 << uint(q&63)
+				}
+			}
+			g.near[p] = nm
+		}
 		gs[size] = g
 	}
 	return gs
@@ -55,6 +75,18 @@ func (g *geometry) neighbours(s bitset) bitset {
 
 // dilate returns s and every point next to it.
 func (g *geometry) dilate(s bitset) bitset { return s.or(g.neighbours(s)) }
+
+// addDilated adds the points of s and their neighbours to t.
+func (g *geometry) addDilated(t *bitset, s *bitset) {
+	for i, w := range s {
+		for w != 0 {
+			nm := &g.near[i<<6+trailingZeros(w)]
+			w &= w - 1
+			t[nm.w] |= nm.m0
+			t[nm.w+1] |= nm.m1
+		}
+	}
+}
 
 // chain is a string of stones: its colour, stones and liberties. A chain is kept at the
 // index of one of its stones (its root), which every stone of the chain points to.

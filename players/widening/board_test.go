@@ -233,6 +233,12 @@ func TestNeighbours(t *testing.T) {
 			if got := g.neighbours(s); got != want {
 				t.Fatalf("size %d: neighbours of %s wrong", size, PointName(p, size))
 			}
+			var near bitset
+			g.addDilated(&near, &s)
+			want.set(p)
+			if near != want {
+				t.Fatalf("size %d: near mask of %s wrong", size, PointName(p, size))
+			}
 		}
 	}
 }

@@ -1,0 +1,396 @@
+package widening
+
+import (
+	"context"
+	"time"
+)
+
+// passMove stands for a pass in move lists (the defender's, in the brute-force search).
+const passMove = maxPoints
+
+// qsLimit bounds the quiescence search, in plies (a ladder across the largest board is
+// far shorter; the bound only stops ko cycles).
+const qsLimit = 2 * maxPoints
+
+// bruteForceLiberties is the number of liberties at which the brute-force search gives a
+// target up as safe at an AND node (it has no game definition functions to tell).
+const bruteForceLiberties = 5
+
+// solver is one solve in progress: the board, the problem's roles, the current step,
+// the table and history, and the counters.
+type solver struct {
+	b        board
+	target   int
+	att, def Color
+	toMove   Color // at the root
+	step     Step
+	tt       *table
+	cache    *analyses // what the game definition functions found, by position
+	history  [3][maxPoints + 1]uint64
+	nodes    int64 // search-tree nodes, leaves and quiescence nodes included
+	trials   int64 // moves played inside the game definition functions
+	trace    bitset
+	lists    [][]int // move lists by ply
+	ctx      context.Context
+	deadline time.Time
+	ticks    int
+	stopped  bool
+}
+
+// tick checks every so often whether the solve must stop (its context is done or its
+// deadline has passed).
+func (s *solver) tick() {
+	s.ticks++
+	if s.ticks&255 != 0 || s.stopped {
+		return
+	}
+	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+		s.stopped = true
+	}
+}
+
+// key returns the table key of the position with c to move.
+func (s *solver) key(c Color) uint64 {
+	return s.b.hash ^ zobristKo[s.b.ko+1] ^ zobristSide[c]
+}
+
+// list returns the empty move list of a ply.
+func (s *solver) list(ply int) []int {
+	for len(s.lists) <= ply {
+		s.lists = append(s.lists, make([]int, 0, 32))
+	}
+	return s.lists[ply][:0]
+}
+
+// keep stores a grown list back so that the next use does not allocate.
+func (s *solver) keep(ply int, l []int) { s.lists[ply] = l }
+
+// credit adds 2^depth to the history of the best or cut-off move.
+func (s *solver) credit(c Color, move, depth int) {
+	if move < 0 {
+		return
+	}
+	h := &s.history[c][move]
+	add := uint64(1) << uint(min(max(depth, 0), 62))
+	if *h+add < *h {
+		*h = ^uint64(0)
+		return
+	}
+	*h += add
+}
+
+// order puts the table's move first and the rest by history, highest first; equal
+// credits keep the order given.
+func (s *solver) order(moves []int, first int, c Color) {
+	h := &s.history[c]
+	rank := func(m int) uint64 {
+		if m == first {
+			return ^uint64(0)
+		}
+		return h[m]
+	}
+	for i := 1; i < len(moves); i++ {
+		m, r := moves[i], rank(moves[i])
+		j := i
+		for j > 0 && rank(moves[j-1]) < r {
+			moves[j] = moves[j-1]
+			j--
+		}
+		moves[j] = m
+	}
+}
+
+// usable reports whether a table entry decides the node: a win always (it is a real
+// forced capture, whatever the move sets it was found with); anything else only if it
+// was found with the current step's move sets, and an unknown only at enough depth and
+// when its bound falls outside the window.
+func (s *solver) usable(e *entry, depth int, alpha, beta value) bool {
+	if e.value == won {
+		return true
+	}
+	if e.step != s.step {
+		return false
+	}
+	if e.value == lost {
+		return true
+	}
+	if int(e.depth) < depth {
+		return false
+	}
+	switch e.bound {
+	case exact:
+		return true
+	case lower:
+		return e.value >= beta
+	default:
+		return e.value <= alpha
+	}
+}
+
+// save stores a node's result with the bound its window gives it.
+func (s *solver) save(key uint64, v value, move, depth int, alpha, beta value) {
+	bd := exact
+	if v == unknown {
+		if v >= beta {
+			bd = lower
+		} else if v <= alpha {
+			bd = upper
+		}
+	}
+	s.tt.store(entry{key: key, move: int16(move), depth: int16(depth), value: v, bound: bd, step: s.step})
+}
+
+// orNode searches a node where the attacker is to move, within the window (alpha,
+// beta), and returns its value and best move.
+func (s *solver) orNode(depth, ply int, alpha, beta value) (value, int) {
+	s.nodes++
+	s.tick()
+	if s.stopped {
+		return unknown, -1
+	}
+	b := &s.b
+	key := s.key(s.att)
+	first := -1
+	if e := s.tt.probe(key); e != nil {
+		first = int(e.move)
+		if s.usable(e, depth, alpha, beta) {
+			return e.value, first
+		}
+	}
+	if s.step.OR != All {
+		if m, ok := s.giAny(key); ok {
+			s.save(key, won, m, depth, alpha, beta)
+			return won, m
+		}
+		if s.stopped {
+			return unknown, -1
+		}
+	}
+	if depth <= 0 {
+		v := s.qsCapture(0)
+		if !s.stopped {
+			s.save(key, v, -1, 0, alpha, beta)
+		}
+		return v, -1
+	}
+	moves := s.orMoves(s.list(ply))
+	s.order(moves, first, s.att)
+	best, bestMove := lost, -1
+	for _, m := range moves {
+		if !b.play(m, s.att) {
+			continue
+		}
+		v, _ := s.andNode(depth-1, ply+1, max(alpha, best), beta)
+		b.undo()
+		if s.stopped {
+			s.keep(ply, moves)
+			return unknown, -1
+		}
+		if v > best || bestMove < 0 {
+			best, bestMove = max(v, best), m
+		}
+		if best >= beta {
+			break
+		}
+	}
+	s.keep(ply, moves)
+	s.credit(s.att, bestMove, depth)
+	s.save(key, best, bestMove, depth, alpha, beta)
+	return best, bestMove
+}
+
+// andNode searches a node where the defender is to move, within the window (alpha,
+// beta), and returns its value and best move (the defender's).
+func (s *solver) andNode(depth, ply int, alpha, beta value) (value, int) {
+	s.nodes++
+	s.tick()
+	if s.stopped {
+		return unknown, -1
+	}
+	r := s.targetChain()
+	if r < 0 {
+		return won, -1
+	}
+	b := &s.b
+	key := s.key(s.def)
+	first := -1
+	if e := s.tt.probe(key); e != nil {
+		first = int(e.move)
+		if s.usable(e, depth, alpha, beta) {
+			return e.value, first
+		}
+	}
+	moves := s.list(ply)
+	if s.step.AND == All {
+		if b.chain[r].nlibs >= bruteForceLiberties {
+			s.keep(ply, moves)
+			s.save(key, lost, -1, depth, alpha, beta)
+			return lost, -1
+		}
+		moves = s.allMoves(moves, s.def)
+		moves = append(moves, passMove)
+	} else {
+		maxK := 2
+		if s.step.AND == Wide {
+			maxK = 3
+		}
+		var level int
+		level, moves = s.ipCached(key, maxK, moves)
+		if s.stopped {
+			s.keep(ply, moves)
+			return unknown, -1
+		}
+		if level == 0 || len(moves) == 0 {
+			v := lost
+			if level > 0 {
+				v = won
+			}
+			s.keep(ply, moves)
+			s.save(key, v, -1, depth, alpha, beta)
+			return v, -1
+		}
+	}
+	if depth <= 0 {
+		s.keep(ply, moves)
+		v := s.qsSave(0)
+		if !s.stopped {
+			s.save(key, v, -1, 0, alpha, beta)
+		}
+		return v, -1
+	}
+	s.order(moves, first, s.def)
+	best, bestMove := won, -1
+	for _, m := range moves {
+		if m == passMove {
+			b.pass()
+		} else if !b.play(m, s.def) {
+			continue
+		}
+		v, _ := s.orNode(depth-1, ply+1, alpha, min(beta, best))
+		b.undo()
+		if s.stopped {
+			s.keep(ply, moves)
+			return unknown, -1
+		}
+		if v < best || bestMove < 0 {
+			best, bestMove = min(v, best), m
+		}
+		if best <= alpha {
+			break
+		}
+	}
+	s.keep(ply, moves)
+	s.credit(s.def, bestMove, depth)
+	s.save(key, best, bestMove, depth, alpha, beta)
+	return best, bestMove
+}
+
+// orMoves appends the attacker's moves of the current step: OR1 the target's
+// liberties; OR2 those, the empty points next to them (liberties of the liberties),
+// and the liberties of the attacker chains next to the target with fewer liberties than
+// it; all, every legal move. Illegal moves are left out.
+func (s *solver) orMoves(out []int) []int {
+	b := &s.b
+	if s.step.OR == All {
+		return s.allMoves(out, s.att)
+	}
+	tc := &b.chain[s.targetChain()]
+	set := tc.libs
+	if s.step.OR >= Wide {
+		set = set.or(b.g.neighbours(tc.libs).and(b.empty()))
+		adj := b.g.neighbours(tc.stones).and(b.occ[s.att])
+		for !adj.isEmpty() {
+			ch := &b.chain[b.root[adj.first()]]
+			adj = adj.andNot(ch.stones)
+			if ch.nlibs < tc.nlibs {
+				set = set.or(ch.libs)
+			}
+		}
+	}
+	for m := set.pop(); m >= 0; m = set.pop() {
+		if b.legal(m, s.att) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// allMoves appends every legal move of c.
+func (s *solver) allMoves(out []int, c Color) []int {
+	set := s.b.empty()
+	for m := set.pop(); m >= 0; m = set.pop() {
+		if s.b.legal(m, c) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// qsCapture is the quiescence search with the attacker to move: it captures a target
+// in atari, and plays each liberty of a target with two; it returns won or unknown.
+func (s *solver) qsCapture(ply int) value {
+	s.nodes++
+	s.tick()
+	b := &s.b
+	r := s.targetChain()
+	if r < 0 {
+		return won
+	}
+	ch := &b.chain[r]
+	if ch.nlibs == 1 && ch.libs.first() != b.ko {
+		return won
+	}
+	if ch.nlibs != 2 || ply >= qsLimit || s.stopped {
+		return unknown
+	}
+	libs := ch.libs
+	for a := libs.pop(); a >= 0; a = libs.pop() {
+		if !b.play(a, s.att) {
+			continue
+		}
+		v := s.qsSave(ply + 1)
+		b.undo()
+		if v == won {
+			return won
+		}
+	}
+	return unknown
+}
+
+// qsSave is the quiescence search with the defender to move: a target in atari plays
+// its liberty or captures an attacker chain next to it in atari, and is lost if none of
+// these saves it (no other move can); it returns won (from the attacker's side) or
+// unknown.
+func (s *solver) qsSave(ply int) value {
+	s.nodes++
+	s.tick()
+	b := &s.b
+	r := s.targetChain()
+	if r < 0 {
+		return won
+	}
+	ch := &b.chain[r]
+	if ch.nlibs != 1 || ply >= qsLimit || s.stopped {
+		return unknown
+	}
+	moves := ch.libs
+	adj := b.g.neighbours(ch.stones).and(b.occ[s.att])
+	for !adj.isEmpty() {
+		a := &b.chain[b.root[adj.first()]]
+		adj = adj.andNot(a.stones)
+		if a.nlibs == 1 {
+			moves = moves.or(a.libs)
+		}
+	}
+	for m := moves.pop(); m >= 0; m = moves.pop() {
+		if !b.play(m, s.def) {
+			continue
+		}
+		v := s.qsCapture(ply + 1)
+		b.undo()
+		if v != won {
+			return unknown
+		}
+	}
+	return won
+}

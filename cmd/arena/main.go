@@ -49,6 +49,7 @@ import (
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/atari"
 	_ "github.com/arenaref/arena/players/experience"
 	_ "github.com/arenaref/arena/players/heuristic"
 	_ "github.com/arenaref/arena/players/ipd"

@@ -21,6 +21,7 @@ import (
 
 	"github.com/arenaref/arena/games/atarigo"
 	"github.com/arenaref/arena/internal/captureset"
+	"github.com/arenaref/arena/players/atari"
 	"github.com/arenaref/arena/players/widening"
 )
 
@@ -176,21 +177,7 @@ func Markdown(w io.Writer, title string, rows []Row) error {
 
 // ProblemOf converts a capture position to the solver's input.
 func ProblemOf(st *atarigo.State) (widening.Problem, error) {
-	n := st.Size()
-	p := widening.Problem{Size: n, Stones: make([]widening.Color, n*n), Target: int(st.Target()), Ko: int(st.Ko())}
-	for i := range p.Stones {
-		switch st.At(atarigo.Point(i)) {
-		case atarigo.Black:
-			p.Stones[i] = widening.Black
-		case atarigo.White:
-			p.Stones[i] = widening.White
-		}
-	}
-	p.ToMove = widening.Black
-	if st.Turn() == atarigo.White {
-		p.ToMove = widening.White
-	}
-	return p, p.Validate()
+	return atari.ProblemAt(st, st.Target(), st.Turn())
 }
 
 // SameString reports whether points a and b hold stones of one string of st.

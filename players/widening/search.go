@@ -100,31 +100,54 @@ func (s *solver) order(moves []int, first int, c Color) {
 	}
 }
 
-// usable reports whether a table entry decides the node: a win always (it is a real
-// forced capture, whatever the move sets it was found with); anything else only if it
-// was found with the current step's move sets, and an unknown only at enough depth and
-// when its bound falls outside the window.
-func (s *solver) usable(e *entry, depth int, alpha, beta value) bool {
+// fromTable reads a table entry for a node searched at depth within (alpha, beta). It
+// returns the entry's value and true when that decides the node; otherwise a lower
+// bound on the node's value (lost when the entry gives none).
+//
+// A win decides the node whatever step found it: it is a real forced capture. Any other
+// value decides it only under the step it was found with (and an unknown only at enough
+// depth, when its bound falls outside the window). An entry of a narrower step (no wider
+// set on either side) still bounds the node from below: with more attacker moves at OR
+// nodes, and with AND2 searching the ip3 nodes that AND1 gives up as lost, every value
+// can only rise as the sets widen (doc.go). So an unknown found there at enough depth,
+// exact or a lower bound, means the node is not lost now either.
+func (s *solver) fromTable(e *entry, depth int, alpha, beta value) (value, bool, value) {
 	if e.value == won {
-		return true
+		return won, true, lost
 	}
 	if e.step != s.step {
-		return false
+		if e.value == unknown && e.bound != upper && int(e.depth) >= depth && narrower(e.step, s.step) {
+			if unknown >= beta {
+				return unknown, true, lost
+			}
+			return 0, false, unknown
+		}
+		return 0, false, lost
 	}
 	if e.value == lost {
-		return true
+		return lost, true, lost
 	}
 	if int(e.depth) < depth {
-		return false
+		return 0, false, lost
 	}
 	switch e.bound {
 	case exact:
-		return true
+		return e.value, true, lost
 	case lower:
-		return e.value >= beta
+		return e.value, e.value >= beta, lost
 	default:
-		return e.value <= alpha
+		return e.value, e.value <= alpha, lost
 	}
+}
+
+// narrower reports whether step a has no set wider than step b's, on either side. The
+// brute-force width (All) compares only with itself: its AND nodes give up by a
+// different rule.
+func narrower(a, b Step) bool {
+	if a.OR == All || a.AND == All || b.OR == All || b.AND == All {
+		return a == b
+	}
+	return a.OR <= b.OR && a.AND <= b.AND
 }
 
 // save stores a node's result with the bound its window gives it.
@@ -150,12 +173,14 @@ func (s *solver) orNode(depth, ply int, alpha, beta value) (value, int) {
 	}
 	b := &s.b
 	key := s.key(s.att)
-	first := -1
+	first, floor := -1, lost
 	if e := s.tt.probe(key); e != nil {
 		first = int(e.move)
-		if s.usable(e, depth, alpha, beta) {
-			return e.value, first
+		v, ok, f := s.fromTable(e, depth, alpha, beta)
+		if ok {
+			return v, first
 		}
+		floor = f
 	}
 	if s.step.OR != All {
 		if m, ok := s.giAny(key); ok {
@@ -180,7 +205,7 @@ func (s *solver) orNode(depth, ply int, alpha, beta value) (value, int) {
 		if !b.play(m, s.att) {
 			continue
 		}
-		v, _ := s.andNode(depth-1, ply+1, max(alpha, best), beta)
+		v, _ := s.andNode(depth-1, ply+1, max(alpha, best, floor), beta)
 		b.undo()
 		if s.stopped {
 			s.keep(ply, moves)
@@ -194,6 +219,7 @@ func (s *solver) orNode(depth, ply int, alpha, beta value) (value, int) {
 		}
 	}
 	s.keep(ply, moves)
+	best = max(best, floor) // the search failed low against the floor: the value is the floor
 	s.credit(s.att, bestMove, depth)
 	s.save(key, best, bestMove, depth, alpha, beta)
 	return best, bestMove
@@ -213,12 +239,14 @@ func (s *solver) andNode(depth, ply int, alpha, beta value) (value, int) {
 	}
 	b := &s.b
 	key := s.key(s.def)
-	first := -1
+	first, floor := -1, lost
 	if e := s.tt.probe(key); e != nil {
 		first = int(e.move)
-		if s.usable(e, depth, alpha, beta) {
-			return e.value, first
+		v, ok, f := s.fromTable(e, depth, alpha, beta)
+		if ok {
+			return v, first
 		}
+		floor = f
 	}
 	moves := s.list(ply)
 	if s.step.AND == All {
@@ -266,7 +294,7 @@ func (s *solver) andNode(depth, ply int, alpha, beta value) (value, int) {
 		} else if !b.play(m, s.def) {
 			continue
 		}
-		v, _ := s.orNode(depth-1, ply+1, alpha, min(beta, best))
+		v, _ := s.orNode(depth-1, ply+1, max(alpha, floor), min(beta, best))
 		b.undo()
 		if s.stopped {
 			s.keep(ply, moves)
@@ -275,11 +303,12 @@ func (s *solver) andNode(depth, ply int, alpha, beta value) (value, int) {
 		if v < best || bestMove < 0 {
 			best, bestMove = min(v, best), m
 		}
-		if best <= alpha {
+		if best <= max(alpha, floor) {
 			break
 		}
 	}
 	s.keep(ply, moves)
+	best = max(best, floor)
 	s.credit(s.def, bestMove, depth)
 	s.save(key, best, bestMove, depth, alpha, beta)
 	return best, bestMove

@@ -9,6 +9,7 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/agent/playertest"
 	"github.com/arenaref/arena/game"
+	_ "github.com/arenaref/arena/games/atarigo"
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	"github.com/arenaref/arena/games/othello"
@@ -58,8 +59,10 @@ var builtin = map[string]playertest.Case{
 // registered for. The games it registered for are always checked (a Case here lists no
 // Games), so that a game taught to an agent is checked without a change here.
 var variants = map[string][]string{
-	"othello": {"othello:size=6", "othello:size=4"},
-	"ipd":     {"ipd:payoff=fig1,continue=0.98,noise=0.05"},
+	"othello":  {"othello:size=6", "othello:size=4"},
+	"ipd":      {"ipd:payoff=fig1,continue=0.98,noise=0.05"},
+	"atari-go": {"atari-go:size=5", "atari-go:size=19"},
+	"capture":  {"capture:problem=4", "capture:problem=6,safe=3"},
 }
 
 // TestBuiltin runs the suite on every registered agent, on every game it registered for

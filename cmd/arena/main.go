@@ -23,6 +23,7 @@
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
 //	arena perft --game othello|checkers|giveaway --depth N [--count leaves|exact]
+//	arena capture-problems --out FILE [--games N] [--sizes 9,13,19] [--seed S] [--level L]
 //	source <(arena completion bash)
 //
 // Run "arena help" or "arena COMMAND -h" (also "arena help COMMAND", "arena credentials add
@@ -43,6 +44,7 @@ import (
 	"strings"
 	"syscall"
 
+	_ "github.com/arenaref/arena/games/atarigo"
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
@@ -88,6 +90,7 @@ func commands() []command {
 		{"train", "train a learned-weight player for Othello, checkers or give-away checkers (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
 		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
+		{"capture-problems", "generate capture problems from GNU Go playing itself, labelled by its tactical reading", runCaptureProblems},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"completion", "print a shell completion script: arena completion bash", runCompletion},
 		{"version", "print the version", runVersion},

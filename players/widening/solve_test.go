@@ -233,6 +233,7 @@ func TestSolveErrors(t *testing.T) {
 		{"bad width", good, Options{Strategy: Strategy{Number: 10, Steps: []Step{{OR: 4, AND: 1}}}}},
 		{"negative time", good, Options{Time: -time.Second}},
 		{"negative depth", good, Options{MaxDepth: -1}},
+		{"negative budget", good, Options{Budget: -1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -260,6 +261,16 @@ func TestSolveStops(t *testing.T) {
 	res, err = Solve(context.Background(), p, Options{Time: time.Millisecond})
 	if err != nil || res.Verdict != Unknown {
 		t.Fatalf("1ms: %+v, %v", res, err)
+	}
+	res, err = Solve(context.Background(), p, Options{Budget: 5000})
+	if err != nil || res.Verdict != Unknown {
+		t.Fatalf("budget 5000: %+v, %v", res, err)
+	}
+	// The budget is checked at every node and trial: the solve stops within one
+	// game-function call of it, and at the same point every time.
+	again, _ := Solve(context.Background(), p, Options{Budget: 5000})
+	if again.Nodes != res.Nodes || again.Trials != res.Trials || res.Nodes+res.Trials > 5000+int64(maxPoints) {
+		t.Fatalf("budget 5000: %d nodes %d trials, then %d and %d", res.Nodes, res.Trials, again.Nodes, again.Trials)
 	}
 }
 

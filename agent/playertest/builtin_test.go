@@ -13,6 +13,7 @@ import (
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	"github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/atari"
 	_ "github.com/arenaref/arena/players/experience"
 	_ "github.com/arenaref/arena/players/heuristic"
 	_ "github.com/arenaref/arena/players/ipd"
@@ -47,6 +48,9 @@ var builtin = map[string]playertest.Case{
 	// experience needs a base of its own for the board size; its fallback, minimax at
 	// depth 2 with ties broken by the seed, keeps it reproducible.
 	"experience": {GameParams: experienceBase, Fixed: seedOnly},
+	// widening solves within a share of its time; at a small depth every solve ends well
+	// before the deadline, so its moves depend on the seed alone.
+	"widening": {Fixed: map[string]string{"depth": "4"}},
 	// The prisoner's dilemma strategies draw their random numbers from the seed, the game
 	// and the round.
 	"always-cooperate":     {Fixed: seedOnly},

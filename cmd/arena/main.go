@@ -22,6 +22,7 @@
 //	arena experience run --base gina.db --opponents mm5=minimax:depth=5 --games 400
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
+//	arena solve --game capture FILE.sgf --target D4 [--strategy NAME] [--time 1s] | --problems FILE.tsv
 //	arena perft --game othello|checkers|giveaway --depth N [--count leaves|exact]
 //	arena capture-problems --out FILE [--games N] [--sizes 9,13,19] [--seed S] [--level L]
 //	source <(arena completion bash)
@@ -48,6 +49,7 @@ import (
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/players/atari"
 	_ "github.com/arenaref/arena/players/experience"
 	_ "github.com/arenaref/arena/players/heuristic"
 	_ "github.com/arenaref/arena/players/ipd"
@@ -92,6 +94,7 @@ func commands() []command {
 		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"capture-problems", "generate capture problems from GNU Go playing itself, labelled by its tactical reading", runCaptureProblems},
+		{"solve", "solve capture problems of Go with iterative widening (one problem, or a set and the paper's tables)", runSolve},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"completion", "print a shell completion script: arena completion bash", runCompletion},
 		{"version", "print the version", runVersion},

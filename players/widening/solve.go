@@ -96,7 +96,11 @@ func Solve(ctx context.Context, p Problem, o Options) (Result, error) {
 	}
 
 	s := solvers.Get().(*solver)
-	defer solvers.Put(s)
+	defer func() {
+		if s != nil {
+			solvers.Put(s)
+		}
+	}()
 	s.init(ctx, p)
 	if o.Time > 0 {
 		s.deadline = start.Add(o.Time)
@@ -117,6 +121,11 @@ func Solve(ctx context.Context, p Problem, o Options) (Result, error) {
 	}
 	if res.Verdict == Unknown {
 		res.Depth, res.Step = 0, 0
+	}
+	if !attackerToMove && res.Verdict == Won && res.Move < 0 {
+		solvers.Put(s) // deeperThreat solves again
+		s = nil
+		res = deeperThreat(ctx, p, o, start, res)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil

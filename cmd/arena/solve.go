@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arenaref/arena/games/atarigo"
+	"github.com/arenaref/arena/internal/captureset"
+	"github.com/arenaref/arena/internal/gnugo"
+	"github.com/arenaref/arena/internal/humantime"
+	"github.com/arenaref/arena/internal/solvetable"
+	"github.com/arenaref/arena/players/widening"
+)
+
+// maxProblemBytes bounds a problem file read by arena solve.
+const maxProblemBytes = 1 << 20
+
+func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("solve", "--game capture FILE.sgf --target D4 [--strategy NAME] [--time 1s] | --problems FILE.tsv [--strategy all] [--time 1s,100ms] [--table reset,keep]", stderr)
+	gameSpec := fs.String("game", "capture", "the game: capture (a capture problem of Go)")
+	target := fs.String("target", "", "a point of the string to capture, such as D4 (needed unless the file's position names one)")
+	strategy := fs.String("strategy", "OR2-2AND1-2", "widening strategy, by name or number (1 to 9; see docs/widening.md); with --problems a comma list or all")
+	limits := fs.String("time", "1s", "time limit of each solve; with --problems a comma list such as 1s,100ms")
+	table := fs.String("table", "reset", "transposition table between widening steps: reset (the paper's tables 1-5) or keep (its table 6); with --problems a comma list")
+	maxDepth := fs.Int("max-depth", 0, "deepest iteration of each widening step, in plies (0: the solver's default)")
+	problems := fs.String("problems", "", "solve every problem of this set (tab-separated, as arena capture-problems writes) and print the paper's tables")
+	agreeOut := fs.String("agree-out", "", "with --problems: label each problem with this (deep) search, check its moves with GNU Go's reading, and write the problems both agree on to FILE")
+	if err := fs.parseWithArgs(fs.positionalsLast(args), -1); err != nil {
+		return err
+	}
+	if *gameSpec != atarigo.CaptureName {
+		return usagef("--game %q: arena solve solves capture problems (--game capture)", *gameSpec)
+	}
+	if *maxDepth < 0 || *maxDepth > 200 {
+		return usagef("--max-depth %d: want 0 to 200", *maxDepth)
+	}
+	strategies, err := parseStrategies(*strategy, *problems != "")
+	if err != nil {
+		return usagef("--strategy: %v", err)
+	}
+	times, err := parseLimits(*limits, *problems != "")
+	if err != nil {
+		return usagef("--time: %v", err)
+	}
+	keeps, err := parseTableModes(*table, *problems != "")
+	if err != nil {
+		return usagef("--table: %v", err)
+	}
+	if *problems != "" {
+		if fs.NArg() > 0 {
+			return usagef("--problems takes no file argument, got %q", fs.Arg(0))
+		}
+		if *agreeOut != "" {
+			if len(strategies) != 1 || len(times) != 1 || len(keeps) != 1 {
+				return usagef("--agree-out labels with one search: one --strategy, --time and --table")
+			}
+			return agreeSet(ctx, *problems, *agreeOut, widening.Options{Strategy: strategies[0], Time: times[0], MaxDepth: *maxDepth, KeepTable: keeps[0]}, args, stderr)
+		}
+		return solveSet(ctx, *problems, solvetable.Config{Strategies: strategies, Limits: times, KeepTable: keeps, MaxDepth: *maxDepth}, stdout, stderr)
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one problem file (SGF or the capture game's text form), got %d arguments", fs.NArg())
+	}
+	st, err := readProblem(fs.Arg(0), *target)
+	if err != nil {
+		return err
+	}
+	p, err := solvetable.ProblemOf(st)
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	res, err := widening.Solve(ctx, p, widening.Options{Strategy: strategies[0], Time: times[0], MaxDepth: *maxDepth, KeepTable: keeps[0]})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, solvetable.Describe(st, strategies[0], res))
+	return nil
+}
+
+// readProblem reads a capture problem from an SGF file or from the capture game's text
+// form; target, when given, names the target string (and must agree with the text's).
+func readProblem(path, target string) (*atarigo.State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxProblemBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxProblemBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a problem file", path, maxProblemBytes)
+	}
+	text := strings.TrimSpace(string(data))
+	if strings.HasPrefix(text, "(") {
+		if target == "" {
+			return nil, usagef("%s is SGF: say which string to capture with --target", path)
+		}
+		st, err := atarigo.ParseSGF(text, target)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return st, nil
+	}
+	if target != "" && !strings.Contains(text, "target=") {
+		text += " target=" + target
+	}
+	g, err := atarigo.NewCaptureGame(1, atarigo.DefaultSafe, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := g.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if target != "" {
+		p, err := atarigo.ParsePoint(target, st.Size())
+		if err != nil {
+			return nil, usagef("--target: %v", err)
+		}
+		if st.At(p) == atarigo.Empty || !sameString(st, p, st.Target()) {
+			return nil, usagef("--target %s is not the string the position names (target=%s)", target, atarigo.PointString(st.Target(), st.Size()))
+		}
+	}
+	return st, nil
+}
+
+// sameString reports whether points a and b hold stones of one string.
+func sameString(st *atarigo.State, a, b atarigo.Point) bool {
+	return solvetable.SameString(st, a, b)
+}
+
+func parseStrategies(text string, many bool) ([]widening.Strategy, error) {
+	if many && strings.TrimSpace(text) == "all" {
+		return widening.Strategies(), nil
+	}
+	parts := strings.Split(text, ",")
+	if !many && len(parts) > 1 {
+		return nil, fmt.Errorf("%q: one strategy for one problem (lists and all are for --problems)", text)
+	}
+	var out []widening.Strategy
+	for _, s := range parts {
+		st, err := widening.StrategyByName(strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func parseLimits(text string, many bool) ([]time.Duration, error) {
+	parts := strings.Split(text, ",")
+	if !many && len(parts) > 1 {
+		return nil, fmt.Errorf("%q: one limit for one problem", text)
+	}
+	var out []time.Duration
+	for _, s := range parts {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil || d <= 0 || d > time.Hour {
+			return nil, fmt.Errorf("%q: want a duration from 1ms to 1h, such as 1s or 100ms", s)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func parseTableModes(text string, many bool) ([]bool, error) {
+	parts := strings.Split(text, ",")
+	if !many && len(parts) > 1 {
+		return nil, fmt.Errorf("%q: one mode for one problem", text)
+	}
+	var out []bool
+	for _, s := range parts {
+		switch strings.TrimSpace(s) {
+		case "reset":
+			out = append(out, false)
+		case "keep":
+			out = append(out, true)
+		default:
+			return nil, fmt.Errorf("%q: want reset or keep", s)
+		}
+	}
+	return out, nil
+}
+
+func solveSet(ctx context.Context, path string, c solvetable.Config, stdout, stderr io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	ps, err := solvetable.Read(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	start := time.Now()
+	rows, err := solvetable.Run(ctx, ps, c)
+	if err != nil {
+		return err
+	}
+	if err := solvetable.Markdown(stdout, path, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%d problems, %d runs in %s\n", len(ps), len(rows), humantime.Round(time.Since(start)))
+	return nil
+}
+
+// agreeSet labels the problems of path with our own search and writes those where it
+// agrees with GNU Go to out (solvetable.Agree).
+func agreeSet(ctx context.Context, path, out string, o widening.Options, args []string, stderr io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	ps, err := solvetable.Read(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	engine, err := gnugo.Start(ctx, gnugo.Config{Level: captureset.DefaultReadLevel})
+	if err != nil {
+		return err
+	}
+	defer engine.Close()
+	a, err := solvetable.Agree(ctx, ps, o, captureset.NewVerifier(engine), nil)
+	if err != nil {
+		return err
+	}
+	var summary strings.Builder
+	a.Summary(&summary, len(ps))
+	header := []string{
+		"Capture problems of " + filepath.Base(path) + " on which our own deep search agrees with GNU Go's reading:",
+		"the side to move succeeds, and our search's move works by GNU Go's reading (level " + strconv.Itoa(captureset.DefaultReadLevel) + ").",
+		"Made by: arena solve " + strings.Join(args, " "),
+		"Deep search: strategy " + o.Strategy.String() + ", " + o.Time.String() + " a problem, table " + map[bool]string{false: "reset", true: "kept"}[o.KeepTable] + "; docs/widening.md.",
+		"Fields, tab-separated: id, position, gnugo_move, kind, source (as arena capture-problems writes them).",
+	}
+	for _, l := range strings.Split(strings.TrimSpace(summary.String()), "\n") {
+		header = append(header, l)
+	}
+	w, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := captureset.WriteProblems(w, header, a.Kept); err != nil {
+		w.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	fmt.Fprint(stderr, summary.String())
+	fmt.Fprintf(stderr, "labelled in %s\n", humantime.Round(a.Elapsed))
+	return nil
+}

@@ -22,7 +22,6 @@ import (
 	_ "github.com/arenaref/arena/players/material"
 	_ "github.com/arenaref/arena/players/minimax"
 	_ "github.com/arenaref/arena/players/random"
-	_ "github.com/arenaref/arena/players/widening"
 )
 
 // seedOnly is Case.Fixed for an agent whose moves depend on its seed alone whatever its
@@ -39,9 +38,6 @@ var builtin = map[string]playertest.Case{
 	// Without depth=N minimax deepens until its time runs out, so its moves depend on
 	// the machine; at a fixed depth on the seed alone.
 	"minimax": {Fixed: map[string]string{"depth": "2"}},
-	// widening solves within its share of the turn's time; under a work budget its
-	// solves stop at the same point every time, so its moves depend on its seed alone.
-	"widening": {Fixed: map[string]string{"budget": "20000"}},
 	// learned searches to a fixed depth, here 3 as docs/learning.md plays it, with random
 	// weights made for the game.
 	"learned": {Params: map[string]string{"depth": "3"}, GameParams: learnedWeights, Fixed: seedOnly},

@@ -57,7 +57,6 @@ import (
 	_ "github.com/arenaref/arena/players/material"
 	_ "github.com/arenaref/arena/players/minimax"
 	_ "github.com/arenaref/arena/players/random"
-	_ "github.com/arenaref/arena/players/widening"
 )
 
 // version is the program's version, reported in hellos and by "arena version".

@@ -322,3 +322,32 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetCoversDeeperThreat checks that a defender-first solve that runs the deeper
+// threat search (the edge ladder of TestDefenceAgainstALongLadder) stays within its
+// work budget and gives the same result every time under it.
+func TestBudgetCoversDeeperThreat(t *testing.T) {
+	p := parseDiagram(t, `
+		. . . . . . . . .
+		. . . O X . . . .
+		. . . O . X X . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . O . . . X O .
+		. . . O X . . X .
+		. . . O X . . . .
+		. . . O O x . . .`, Black)
+	full, err := Solve(context.Background(), p, Options{})
+	if err != nil || full.Verdict != Won || full.Move < 0 {
+		t.Fatalf("no budget: %+v, %v; want a saving move", full, err)
+	}
+	budget := (full.Nodes + full.Trials) / 2
+	a, _ := Solve(context.Background(), p, Options{Budget: budget})
+	b, _ := Solve(context.Background(), p, Options{Budget: budget})
+	if a.Verdict != b.Verdict || a.Move != b.Move || a.Nodes != b.Nodes || a.Trials != b.Trials {
+		t.Fatalf("budget %d: %+v, then %+v", budget, a, b)
+	}
+	if a.Nodes+a.Trials > budget+2*int64(maxPoints) {
+		t.Fatalf("budget %d: spent %d nodes and %d trials", budget, a.Nodes, a.Trials)
+	}
+}

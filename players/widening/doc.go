@@ -109,8 +109,10 @@
 // lost). AND2: those of ip1, ip2 and ip3. A Step pairs an OR width with an AND width;
 // the nine strategies are the paper's, by number and name (strategy.go). Each step is
 // a full iterative deepening; a step that ends won ends the solve; one that ends lost,
-// or unknown at the depth bound, widens to the next; running out of time or a done
-// context ends the whole solve with Unknown. The verdict is the last step's.
+// or unknown at the depth bound, widens to the next; running out of time, a done
+// context or the work budget (Options.Budget, nodes plus trials, checked at every one
+// so that a budget alone makes a solve reproducible) ends the whole solve with
+// Unknown. The verdict is the last step's.
 //
 // Brute force (strategy 9, width All): every legal move at OR nodes, every legal move
 // and a pass at AND nodes, quiescence at the leaves, no game definition functions. It

@@ -30,14 +30,23 @@ func deeperThreat(ctx context.Context, p Problem, o Options, start time.Time, fi
 		left := o.Time - time.Since(start)
 		return left, left > 0
 	}
+	// work is the budget left to the next solve (0 for none), and whether any is left.
+	work := func() (int64, bool) {
+		if o.Budget == 0 {
+			return 0, true
+		}
+		w := o.Budget - res.Nodes - res.Trials
+		return w, w > 0
+	}
 	left, ok := remaining()
-	if !ok {
+	w, okw := work()
+	if !ok || !okw {
 		return first
 	}
 	passed := p
 	passed.ToMove = p.Stones[p.Target].Opponent()
 	passed.Ko = -1
-	threat, err := Solve(ctx, passed, Options{Strategy: o.Strategy, Time: left, MaxDepth: o.MaxDepth, KeepTable: o.KeepTable})
+	threat, err := Solve(ctx, passed, Options{Strategy: o.Strategy, Time: left, MaxDepth: o.MaxDepth, KeepTable: o.KeepTable, Budget: w})
 	res.Nodes += threat.Nodes
 	res.Trials += threat.Trials
 	if err != nil || threat.Verdict != Won {
@@ -56,11 +65,12 @@ func deeperThreat(ctx context.Context, p Problem, o Options, start time.Time, fi
 		copy(child.Stones, b.color[:p.Size*p.Size])
 		b.undo()
 		left, ok := remaining()
-		if !ok {
+		w, okw := work()
+		if !ok || !okw {
 			unknown = true
 			break
 		}
-		r, err := Solve(ctx, child, Options{Strategy: o.Strategy, Time: left, MaxDepth: o.MaxDepth, KeepTable: o.KeepTable})
+		r, err := Solve(ctx, child, Options{Strategy: o.Strategy, Time: left, MaxDepth: o.MaxDepth, KeepTable: o.KeepTable, Budget: w})
 		res.Nodes += r.Nodes
 		res.Trials += r.Trials
 		switch {

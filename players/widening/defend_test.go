@@ -6,12 +6,9 @@ import (
 	"testing"
 )
 
-// TestDefenceAgainstALongLadder is a defender-first problem whose threat is a ladder
-// along the edge, longer than the three attacker moves the game definition functions
-// read: without deeperThreat the root sees no threat and answers "any move"; with it,
-// the defender's answer must be a move after which the attacker's own search fails.
-func TestDefenceAgainstALongLadder(t *testing.T) {
-	p := parseDiagram(t, `
+// edgeLadder has a black stone at F1 (the target) that White takes in a ladder along the
+// first line if Black does nothing: more attacker moves than the ip games read.
+const edgeLadder = `
 		. . . . . . . . .
 		. . . O X . . . .
 		. . . O . X X . .
@@ -20,7 +17,14 @@ func TestDefenceAgainstALongLadder(t *testing.T) {
 		. . O . . . X O .
 		. . . O X . . X .
 		. . . O X . . . .
-		. . . O O x . . .`, Black)
+		. . . O O x . . .`
+
+// TestDefenceAgainstALongLadder is a defender-first problem whose threat is a ladder
+// along the edge, longer than the three attacker moves the game definition functions
+// read: without deeperThreat the root sees no threat and answers "any move"; with it,
+// the defender's answer must be a move after which the attacker's own search fails.
+func TestDefenceAgainstALongLadder(t *testing.T) {
+	p := parseDiagram(t, edgeLadder, Black)
 	for _, st := range Strategies()[:8] {
 		t.Run(st.Name, func(t *testing.T) {
 			attack := p

@@ -109,8 +109,10 @@
 // lost). AND2: those of ip1, ip2 and ip3. A Step pairs an OR width with an AND width;
 // the nine strategies are the paper's, by number and name (strategy.go). Each step is
 // a full iterative deepening; a step that ends won ends the solve; one that ends lost,
-// or unknown at the depth bound, widens to the next; running out of time or a done
-// context ends the whole solve with Unknown. The verdict is the last step's.
+// or unknown at the depth bound, widens to the next; running out of time, a done
+// context or the work budget (Options.Budget, nodes plus trials, checked at every one
+// so that a budget alone makes a solve reproducible) ends the whole solve with
+// Unknown. The verdict is the last step's.
 //
 // Brute force (strategy 9, width All): every legal move at OR nodes, every legal move
 // and a pass at AND nodes, quiescence at the leaves, no game definition functions. It
@@ -143,9 +145,16 @@
 // problem's side to move is the defender: the root is an AND node whose forced moves
 // (from the root's ip games, under the step's AND set) are searched for one after
 // which the attacker's search is lost; that move is the defender's winning move. When
-// no ip game holds at the root the target is safe as it stands: the verdict is Won with
-// Move -1 (no move needed). When the attacker wins whatever the defender does, the
-// verdict is Lost, Move -1.
+// the attacker wins whatever the defender does, the verdict is Lost, Move -1. When no ip
+// game holds at the root, the threat may still be longer than the game definition
+// functions read (a ladder): the attacker's whole search is run after a defender pass
+// (deeperThreat, defend.go); if it captures, the defender's moves around the target
+// (its liberties, the points next to them, the liberties of attacker strings next to it
+// with at most three liberties) are tried in turn, the first after which the attacker's
+// search is lost being the answer (Lost if none is, Unknown if time or the budget ran
+// out). If it does not capture, the target is safe as it stands: Won with Move -1 (no
+// move needed). The paper runs its defender-first search only after the attacker-first
+// one has won, and does not say what it does here.
 //
 // # Counting
 //
@@ -157,44 +166,18 @@
 //
 // # Measured
 //
-// On the 600 capture problems of internal/captureset (positions from GNU Go's play on
-// 9x9, 13x13 and 19x19, each labelled by GNU Go's reading as an attack or a defence
-// that succeeds; docs/capture-problems.md), 100ms per problem, as the paper's tables 4
-// and 5 (one run on the project's shared two-core machine, by the helper that wrote
-// this package; today `arena solve --problems FILE --strategy all --time 100ms` prints
-// such a table):
+// docs/widening.md has the paper's tables on the capture problems made from GNU Go's
+// play (arena solve --problems). One more figure, from the 600 problems of
+// internal/captureset at 100ms a problem: strategies 1 to 8 prove 303 of the 339
+// attacks and call 36 lost; brute force, given 2s, proves 7 of those 36 (the lost rule
+// at work, see below).
 //
-//	strategy               time for the set   nodes     solved   attacks solved
-//	1 OR2-2AND2-2          0.80s              178714    75.7%    89.1%
-//	2 OR1-2AND2-2          0.74s              210736    75.7%    89.1%
-//	3 OR2-2AND1-2          0.61s              190879    75.7%    89.1%
-//	4 AND1-2OR1-2          0.85s              219805    75.5%    88.8%
-//	5 OR1-2AND1-2          0.70s              181114    75.7%    89.1%
-//	6 ORAND1-2             0.82s              170892    75.7%    89.1%
-//	7 OR1-2ANDOR1-2        0.69s              231526    75.7%    89.1%
-//	8 ORAND1-2AND1-2       0.56s              236170    75.8%    89.4%
-//	9 Brute Force          26.1s              111451055 60.3%    81.4%
-//	3 with the kept table  0.63s              184065    75.7%    89.1%
+// # The converter and the agent
 //
-// A problem counts as solved when Solve proves the capture (attack) or finds a saving
-// move (defence). The set is easy for the selective strategies: they finish nearly
-// every problem well within the limit, so they differ little, and brute force is far
-// behind, as in the paper. With a second per problem, strategy 3 proves 303 of the 339
-// attacks and calls the other 36 lost (brute force proves 7 of those 36: the lost rule
-// at work); of the 261 defences it saves 152, calls 108 safe as they stand (no ip game
-// at the root: the capture GNU Go reads takes more than three attacker moves, or moves
-// outside the gi sets) and 1 lost. About 87% of the solved moves are GNU Go's own.
-//
-// These figures were taken before deeperThreat (below) was added; docs/widening.md has
-// the tables as they stand, on the set our own deep search agrees on.
-//
-// # Defender-first roots and the agent
-//
-// A defender-first root where no ip game holds is not taken as safe at once: the
-// attacker's whole search is run after a pass, and when it captures (a ladder longer
-// than three attacker moves) the moves around the target are tried (deeperThreat).
-// The agent that plays atari-go and capture problems with this solver is players/atari
-// ("widening").
+// ProblemFromState turns a position of the capture game of games/atarigo into a
+// Problem. The game's own ends (the defender wins at Safe liberties or at the move
+// limit) are not part of the problem. The agent that plays with the solver is
+// players/atari (registered as "widening").
 //
 // # What differs from the paper, and what to know
 //

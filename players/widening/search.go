@@ -33,14 +33,19 @@ type solver struct {
 	lists    [][]int // move lists by ply
 	ctx      context.Context
 	deadline time.Time
+	budget   int64 // nodes plus trials allowed, 0 for no bound
 	ticks    int
 	stopped  bool
 }
 
-// tick checks every so often whether the solve must stop (its context is done or its
-// deadline has passed).
+// tick checks whether the solve must stop: at once for the work budget (so that a
+// budget alone makes a solve reproducible), every so often for the context and the
+// deadline.
 func (s *solver) tick() {
 	s.ticks++
+	if s.budget > 0 && s.nodes+s.trials >= s.budget {
+		s.stopped = true
+	}
 	if s.ticks&255 != 0 || s.stopped {
 		return
 	}

@@ -42,6 +42,11 @@ type Options struct {
 	// KeepTable keeps the transposition table from one widening step to the next (the
 	// paper's enhanced table) instead of clearing it.
 	KeepTable bool
+	// Budget bounds the work of the whole solve, in nodes plus trials (Result.Nodes +
+	// Result.Trials); reaching it ends the solve with Unknown, like Time. 0 means none.
+	// Unlike Time it does not depend on the machine: a solve under a budget alone gives
+	// the same result every time.
+	Budget int64
 }
 
 // DefaultMaxDepth is the depth bound of a zero Options.MaxDepth.
@@ -83,8 +88,8 @@ func Solve(ctx context.Context, p Problem, o Options) (Result, error) {
 			return Result{Move: -1}, err
 		}
 	}
-	if o.Time < 0 || o.MaxDepth < 0 {
-		return Result{Move: -1}, fmt.Errorf("widening: negative time %v or depth %d", o.Time, o.MaxDepth)
+	if o.Time < 0 || o.MaxDepth < 0 || o.Budget < 0 {
+		return Result{Move: -1}, fmt.Errorf("widening: negative time %v, depth %d or budget %d", o.Time, o.MaxDepth, o.Budget)
 	}
 	if o.MaxDepth == 0 {
 		o.MaxDepth = DefaultMaxDepth
@@ -100,6 +105,7 @@ func Solve(ctx context.Context, p Problem, o Options) (Result, error) {
 	if o.Time > 0 {
 		s.deadline = start.Add(o.Time)
 	}
+	s.budget = o.Budget
 	v, move, depth, step := s.widen(o)
 	res := Result{Move: -1, Nodes: s.nodes, Trials: s.trials, Depth: depth, Step: step}
 	attackerToMove := p.ToMove == s.att
@@ -138,7 +144,7 @@ func (s *solver) init(ctx context.Context, p Problem) {
 	s.cache.clear()
 	s.history = [3][maxPoints + 1]uint64{}
 	s.nodes, s.trials, s.ticks = 0, 0, 0
-	s.ctx, s.deadline, s.stopped = ctx, time.Time{}, false
+	s.ctx, s.deadline, s.budget, s.stopped = ctx, time.Time{}, 0, false
 }
 
 // widen runs the strategy's steps in order until one proves the capture, and returns

@@ -233,6 +233,7 @@ func TestSolveErrors(t *testing.T) {
 		{"bad width", good, Options{Strategy: Strategy{Number: 10, Steps: []Step{{OR: 4, AND: 1}}}}},
 		{"negative time", good, Options{Time: -time.Second}},
 		{"negative depth", good, Options{MaxDepth: -1}},
+		{"negative budget", good, Options{Budget: -1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -260,6 +261,16 @@ func TestSolveStops(t *testing.T) {
 	res, err = Solve(context.Background(), p, Options{Time: time.Millisecond})
 	if err != nil || res.Verdict != Unknown {
 		t.Fatalf("1ms: %+v, %v", res, err)
+	}
+	res, err = Solve(context.Background(), p, Options{Budget: 5000})
+	if err != nil || res.Verdict != Unknown {
+		t.Fatalf("budget 5000: %+v, %v", res, err)
+	}
+	// The budget is checked at every node and trial: the solve stops within one
+	// game-function call of it, and at the same point every time.
+	again, _ := Solve(context.Background(), p, Options{Budget: 5000})
+	if again.Nodes != res.Nodes || again.Trials != res.Trials || res.Nodes+res.Trials > 5000+int64(maxPoints) {
+		t.Fatalf("budget 5000: %d nodes %d trials, then %d and %d", res.Nodes, res.Trials, again.Nodes, again.Trials)
 	}
 }
 
@@ -309,5 +320,25 @@ func TestValidate(t *testing.T) {
 				t.Fatalf("Validate = %v, want an ErrInvalidProblem", err)
 			}
 		})
+	}
+}
+
+// TestBudgetCoversDeeperThreat checks that a defender-first solve that runs the deeper
+// threat search (the edge ladder of TestDefenceAgainstALongLadder) stays within its
+// work budget and gives the same result every time under it.
+func TestBudgetCoversDeeperThreat(t *testing.T) {
+	p := parseDiagram(t, edgeLadder, Black)
+	full, err := Solve(context.Background(), p, Options{})
+	if err != nil || full.Verdict != Won || full.Move < 0 {
+		t.Fatalf("no budget: %+v, %v; want a saving move", full, err)
+	}
+	budget := (full.Nodes + full.Trials) / 2
+	a, _ := Solve(context.Background(), p, Options{Budget: budget})
+	b, _ := Solve(context.Background(), p, Options{Budget: budget})
+	if a.Verdict != b.Verdict || a.Move != b.Move || a.Nodes != b.Nodes || a.Trials != b.Trials {
+		t.Fatalf("budget %d: %+v, then %+v", budget, a, b)
+	}
+	if a.Nodes+a.Trials > budget+2*int64(maxPoints) {
+		t.Fatalf("budget %d: spent %d nodes and %d trials", budget, a.Nodes, a.Trials)
 	}
 }

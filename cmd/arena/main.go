@@ -88,6 +88,7 @@ func commands() []command {
 		{"train", "train a learned-weight player for Othello, checkers or give-away checkers (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
 		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
+		{"tune-checkers", "train minimax's checkers weights by TDLeaf(lambda) (tune-checkers train) and chart their matches by depth (tune-checkers chart); docs/chinook.md", runTuneCheckers},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"completion", "print a shell completion script: arena completion bash", runCompletion},
 		{"version", "print the version", runVersion},

@@ -41,7 +41,7 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 	out := fs.String("out", "", "weights file to write (the learning curve goes beside it: NAME.csv and NAME.svg)")
 	alpha := fs.Float64("alpha", 0, fmt.Sprintf("step size (default %g)", float64(tdleaf.DefaultAlpha)))
 	lambda := fs.Float64("lambda", 0, fmt.Sprintf("TD decay (default %g)", tdleaf.DefaultLambda))
-	scale := fs.Float64("scale", 0, fmt.Sprintf("points of evaluation per unit of the tanh that makes a prediction (default %d: a man ahead predicts 0.46 of a win)", tdleaf.DefaultScale))
+	scale := fs.Float64("scale", 0, fmt.Sprintf("points of evaluation per unit of the tanh that makes a prediction (default %d: a man ahead predicts 0.35 of a win)", tdleaf.DefaultScale))
 	seed := fs.Uint64("seed", 1, "seed of the order the openings are played in, and of the test openings")
 	initFile := fs.String("init", "", "weights file to start from (default: zero weights, material only)")
 	every := fs.Int("every", 0, "games per point of the learning curve (default: a pass over the openings)")

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Seed 000, second paper (Schaeffer, Hlynka and Jussila, "Temporal Difference Learning
+# Applied to a High-Performance Game-Playing Program"), on Arena's checkers: minimax's
+# checkers weights trained from zero by TDLeaf(lambda), against the hand-tuned player
+# (teacher) and by self-play, at depths 5 and 6, every game from the 216 distinct 3-ply
+# openings; then every weight set, and zero weights, against the hand-tuned player by
+# `arena match` at each search depth, every opening with both colours. See
+# docs/chinook.md.
+#
+# Run from the repository root:
+#
+#   sh docs/chinook.sh                # the matches, the table and the chart
+#   sh docs/chinook.sh train          # train the four weight sets again first (docs/chinook/*.json)
+#   sh docs/chinook.sh train match chart
+#
+# Stages: train (replaces the weight files and curves in docs/chinook), match (plays
+# every match of PLAN not yet in OUT/results.csv, so an interrupted run carries on where
+# it stopped), chart (docs/chinook/results.csv, depth.svg and table.md from the
+# results). Default: match chart.
+#
+# Settings (environment): OUT (chinook-out: the arena binary, openings, match database
+# and results), GAMES (4320 training games: ten passes of teacher learning, twenty of
+# self-play), TC (30s: the time per move of the matches, far more than a depth-9 search
+# needs, so that no search is cut short), PLAN (below: weight set, then depths).
+set -eu
+OUT=${OUT:-chinook-out}
+GAMES=${GAMES:-4320}
+TC=${TC:-30s}
+DIR=docs/chinook
+PLAN=${PLAN:-"teacher-d5 1 2 3 4 5 6 7 8 9
+zero 1 2 3 4 5 6 7 8 9
+self-d5 1 2 3 4 5 6 7 8 9
+teacher-d6 1 2 3 4 5 6 7 8
+self-d6 1 2 3 4 5 6 7 8"}
+[ $# -gt 0 ] || set -- match chart
+mkdir -p "$OUT"
+go build -o "$OUT/arena" ./cmd/arena
+A=$OUT/arena
+"$A" openings --game checkers --plies 3 --out "$OUT/openings.txt"
+
+for stage in "$@"; do
+	case $stage in
+	train)
+		for run in "teacher 5" "teacher 6" "self 5" "self 6"; do
+			set -- $run
+			echo "training $1 at depth $2" >&2
+			nice -n 10 "$A" tune-checkers train --mode "$1" --depth "$2" --games "$GAMES" \
+				--openings "$OUT/openings.txt" --every 432 --test --test-openings 54 --seed 1 \
+				--out "$DIR/$1-d$2.json" > "$OUT/train-$1-d$2.log" 2>&1 || { cat "$OUT/train-$1-d$2.log" >&2; exit 1; }
+			cat "$OUT/train-$1-d$2.log"
+		done
+		;;
+	match)
+		[ -f "$OUT/results.csv" ] || echo "set,depth,wins,draws,losses" > "$OUT/results.csv"
+		echo "$PLAN" | while read -r set depths; do
+			[ -n "$set" ] || continue
+			for d in $depths; do
+				if grep -q "^$set,$d," "$OUT/results.csv"; then
+					continue
+				fi
+				# Every opening with both colours: 216 openings, 432 games.
+				nice -n 10 "$A" match --game checkers --openings "$OUT/openings.txt" --games 432 --tc "$TC" \
+					--db "$OUT/chinook.db" "$set=minimax:depth=$d:weights=$DIR/$set.json" "hand-tuned=minimax:depth=$d" \
+					> "$OUT/match.log" 2>&1 || { cat "$OUT/match.log" >&2; exit 1; }
+				line=$(grep " v hand-tuned: " "$OUT/match.log")
+				echo "depth $d: $line"
+				echo "$set,$d,$(echo "$line" | sed 's/.* +\([0-9]*\) =\([0-9]*\) -\([0-9]*\),.*/\1,\2,\3/')" >> "$OUT/results.csv"
+			done
+		done
+		;;
+	chart)
+		cp "$OUT/results.csv" "$DIR/results.csv"
+		"$A" tune-checkers chart --results "$DIR/results.csv" --out "$DIR/depth.svg" \
+			--title "TDLeaf-trained and zero weights against the hand-tuned ones, 432 games per point" > "$DIR/table.md"
+		cat "$DIR/table.md"
+		;;
+	*)
+		echo "unknown stage $stage: want train, match or chart" >&2
+		exit 2
+		;;
+	esac
+done

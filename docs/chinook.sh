@@ -13,7 +13,7 @@
 #   sh docs/chinook.sh train          # train the four weight sets again first (docs/chinook/*.json)
 #   sh docs/chinook.sh train match chart
 #
-# Stages: train (replaces the weight files and curves in docs/chinook), match (plays
+# Stages: sweep (the step-size sweep, into OUT), train (replaces the weight files and curves in docs/chinook), match (plays
 # every match of PLAN not yet in OUT/results.csv, so an interrupted run carries on where
 # it stopped), chart (docs/chinook/results.csv, depth.svg and table.md from the
 # results). Default: match chart.
@@ -40,6 +40,16 @@ A=$OUT/arena
 
 for stage in "$@"; do
 	case $stage in
+	sweep)
+		# The step-size sweep: one pass of teacher learning at depth 5 (432 games) per
+		# alpha, then a test pass on 108 openings with both colours.
+		for a in 1e-5 3e-5 1e-4 3e-4 1e-3; do
+			nice -n 10 "$A" tune-checkers train --mode teacher --depth 5 --games 432 --every 432 --test --test-openings 108 \
+				--openings "$OUT/openings.txt" --alpha "$a" --seed 1 --out "$OUT/sweep-$a.json" > "$OUT/sweep-$a.log" 2>&1 ||
+				{ cat "$OUT/sweep-$a.log" >&2; exit 1; }
+			echo "alpha $a: $(grep '^game 432' "$OUT/sweep-$a.log")"
+		done
+		;;
 	train)
 		for run in "teacher 5" "teacher 6" "self 5" "self 6"; do
 			set -- $run

@@ -19,12 +19,17 @@
 # results). Default: match chart.
 #
 # Settings (environment): OUT (chinook-out: the arena binary, openings, match database
-# and results), GAMES (4320 training games: ten passes of teacher learning, twenty of
-# self-play), TC (30s: the time per move of the matches, far more than a depth-9 search
-# needs, so that no search is cut short), PLAN (below: weight set, then depths).
+# and results), RUNS (below: the training runs, mode, depth and games: 4320 games are ten
+# passes of teacher learning and twenty of self-play; the depth-6 runs get 60% of that,
+# within the CPU budget, as the depth-5 curves are flat after some 2,000 games), TC (30s:
+# the time per move of the matches, far more than a depth-9 search needs, so that no
+# search is cut short), PLAN (below: weight set, then depths).
 set -eu
 OUT=${OUT:-chinook-out}
-GAMES=${GAMES:-4320}
+RUNS=${RUNS:-"teacher 5 4320
+self 5 4320
+teacher 6 2592
+self 6 2592"}
 TC=${TC:-30s}
 DIR=docs/chinook
 PLAN=${PLAN:-"teacher-d5 1 2 3 4 5 6 7 8 9
@@ -51,13 +56,14 @@ for stage in "$@"; do
 		done
 		;;
 	train)
-		for run in "teacher 5" "teacher 6" "self 5" "self 6"; do
-			set -- $run
-			echo "training $1 at depth $2" >&2
-			nice -n 10 "$A" tune-checkers train --mode "$1" --depth "$2" --games "$GAMES" \
+		echo "$RUNS" | while read -r mode depth games; do
+			[ -n "$mode" ] || continue
+			echo "training $mode at depth $depth, $games games" >&2
+			nice -n 10 "$A" tune-checkers train --mode "$mode" --depth "$depth" --games "$games" \
 				--openings "$OUT/openings.txt" --every 432 --test --test-openings 54 --seed 1 \
-				--out "$DIR/$1-d$2.json" > "$OUT/train-$1-d$2.log" 2>&1 || { cat "$OUT/train-$1-d$2.log" >&2; exit 1; }
-			cat "$OUT/train-$1-d$2.log"
+				--out "$DIR/$mode-d$depth.json" > "$OUT/train-$mode-d$depth.log" 2>&1 ||
+				{ cat "$OUT/train-$mode-d$depth.log" >&2; exit 1; }
+			cat "$OUT/train-$mode-d$depth.log"
 		done
 		;;
 	match)

@@ -13,7 +13,8 @@
 #   sh docs/chinook.sh train          # train the four weight sets again first (docs/chinook/*.json)
 #   sh docs/chinook.sh train match chart
 #
-# Stages: sweep (the step-size sweep, into OUT), train (replaces the weight files and curves in docs/chinook), match (plays
+# Stages: sweep (the step-size sweep, into OUT), train (replaces the weight files, curves
+# and logs in docs/chinook), match (plays
 # every match of PLAN not yet in OUT/results.csv, so an interrupted run carries on where
 # it stopped), chart (docs/chinook/results.csv, depth.svg and table.md from the
 # results). Default: match chart.
@@ -63,6 +64,7 @@ for stage in "$@"; do
 				--openings "$OUT/openings.txt" --every 432 --test --test-openings 54 --seed 1 \
 				--out "$DIR/$mode-d$depth.json" > "$OUT/train-$mode-d$depth.log" 2>&1 ||
 				{ cat "$OUT/train-$mode-d$depth.log" >&2; exit 1; }
+			cp "$OUT/train-$mode-d$depth.log" "$DIR/"
 			cat "$OUT/train-$mode-d$depth.log"
 		done
 		;;

@@ -16,7 +16,7 @@
 # and logs in docs/chinook), match (plays every match of PLAN not yet in OUT/results.csv,
 # so an interrupted run carries on where it stopped), heldout (the same for HELDOUT from
 # 216 openings of 6 plies, into OUT/heldout.csv), chart (docs/chinook/results.csv,
-# depth.svg and table.md from the results; heldout.csv, heldout.svg and heldout.md).
+# depth.svg and table.md from the results; heldout.csv and heldout.md).
 # Default: match heldout chart.
 #
 # Settings (environment): OUT (chinook-out: the arena binary, openings, match database
@@ -115,7 +115,7 @@ for stage in "$@"; do
 			--title "TDLeaf-trained and zero weights against the hand-tuned ones, 432 games per point" > "$DIR/table.md"
 		cat "$DIR/table.md"
 		if [ -f "$DIR/heldout.csv" ]; then
-			"$A" tune-checkers chart --results "$DIR/heldout.csv" --out "$DIR/heldout.svg" \
+			"$A" tune-checkers chart --results "$DIR/heldout.csv" --out "$OUT/heldout.svg" \
 				--title "The same from 216 held-out 6-ply openings" > "$DIR/heldout.md"
 			cat "$DIR/heldout.md"
 		fi

@@ -94,6 +94,7 @@ func commands() []command {
 		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
 		{"capture-problems", "generate capture problems from GNU Go playing itself, labelled by its tactical reading", runCaptureProblems},
 		{"solve", "solve capture problems of Go with iterative widening (one problem, or a set and the paper's tables)", runSolve},
+		{"tune-checkers", "train minimax's checkers weights by TDLeaf(lambda) (tune-checkers train) and chart their matches by depth (tune-checkers chart); docs/chinook.md", runTuneCheckers},
 		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
 		{"completion", "print a shell completion script: arena completion bash", runCompletion},
 		{"version", "print the version", runVersion},

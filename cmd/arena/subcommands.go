@@ -26,6 +26,8 @@ func subcommandsOf(name string) []subcommand {
 		return experienceSubcommands()
 	case "ipd":
 		return ipdSubcommands()
+	case "tune-checkers":
+		return tuneCheckersSubcommands()
 	}
 	return nil
 }

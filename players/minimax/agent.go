@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,6 +47,10 @@ type Agent struct {
 	tieMu sync.Mutex
 	rng   *rand.Rand
 
+	// weights, set by weights=FILE, replaces the Games it holds, by name, and the agent
+	// plays those only; nil for the registered Games.
+	weights map[string]Game
+
 	mu    sync.Mutex
 	pools map[string][]*worker // by game name, options stripped
 }
@@ -64,7 +70,10 @@ type worker struct {
 // ties=random choices a function of agent.Config.Seed alone.
 const tieStream = 0x7469657372616e64
 
-var _ agent.Agent = (*Agent)(nil)
+var (
+	_ agent.Agent       = (*Agent)(nil)
+	_ agent.GameChecker = (*Agent)(nil)
+)
 
 // New builds the agent from its parameters:
 //
@@ -79,6 +88,8 @@ var _ agent.Agent = (*Agent)(nil)
 //	ties=T   first (the default): play the move the search found first among equally
 //	         good ones; random: play one of all the root moves of the best score at
 //	         random, from a generator seeded by cfg.Seed. random needs depth=N.
+//	weights=FILE  play standard checkers, and only it, with the evaluation of a
+//	         checkers weights file (CheckersFile) in place of the hand-tuned one
 func New(cfg agent.Config) (*Agent, error) {
 	set := cfg.Settings()
 	a := &Agent{
@@ -98,10 +109,46 @@ func New(cfg agent.Config) (*Agent, error) {
 		}
 		a.rng = rand.New(rand.NewPCG(uint64(cfg.Seed), tieStream))
 	}
+	weights := set.String("weights", "")
 	if err := set.Err(); err != nil {
 		return nil, err
 	}
+	if weights != "" {
+		var err error
+		if a.weights, err = loadWeights(weights); err != nil {
+			return nil, fmt.Errorf("minimax: option weights: %w", err)
+		}
+	}
 	return a, nil
+}
+
+// CheckGame refuses the games the agent was not taught and, with weights=FILE, those
+// the weights are not for, with an error wrapping agent.ErrWrongGame.
+func (a *Agent) CheckGame(g game.Game) error {
+	what := ""
+	if g != nil {
+		what = g.Name()
+	}
+	_, _, err := a.game(g, what)
+	return err
+}
+
+// game returns the Game of g as lookup does, or, with weights=FILE, the one of the
+// weights, refusing a game they are not for.
+func (a *Agent) game(g game.Game, what string) (string, Game, error) {
+	name, mg, err := lookup(g, what)
+	if err != nil || a.weights == nil {
+		return name, mg, err
+	}
+	if wg, ok := a.weights[name]; ok {
+		return name, wg, nil
+	}
+	known := make([]string, 0, len(a.weights))
+	for n := range a.weights {
+		known = append(known, n)
+	}
+	slices.Sort(known)
+	return "", nil, agent.WrongGame(Name, what, "its weights= file is for "+strings.Join(known, ", "))
 }
 
 // get takes a worker of the named game from its pool, or makes one.
@@ -138,7 +185,7 @@ func (a *Agent) put(name string, w *worker) {
 // search.Limits.Ties); Info gives the chosen move's score, which is the best, and its
 // principal variation.
 func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
-	name, g, err := lookup(t.Game, t.GameName())
+	name, g, err := a.game(t.Game, t.GameName())
 	if err != nil {
 		return agent.Decision{}, err
 	}

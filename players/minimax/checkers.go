@@ -16,12 +16,13 @@ func init() {
 }
 
 // checkersGame teaches the agent English checkers and give-away checkers, whose
-// positions tell the variant (and so the evaluation) apart.
-type checkersGame struct{}
+// positions tell the variant (and so the evaluation) apart. With eval set (weights=FILE)
+// it plays standard checkers only, scored by eval.
+type checkersGame struct{ eval *CheckersEval }
 
 var _ Game = checkersGame{}
 
-func (checkersGame) NewPosition() Position { return &checkersPosition{} }
+func (g checkersGame) NewPosition() Position { return &checkersPosition{custom: g.eval} }
 
 func (checkersGame) MoveIndices() int { return boards.CheckersMoveIndices }
 
@@ -36,12 +37,14 @@ func (checkersGame) MovesLeft(s game.State) int {
 func (checkersGame) Score(v int32) float64 { return checkersScore(v) }
 
 // checkersPosition is a checkers or give-away board with the variant's evaluation (see
-// CheckersWeights and GiveawayWeights). A position whose side to move must capture is
+// CheckersWeights and GiveawayWeights), or, when custom is set, a standard checkers board
+// with that evaluation (NewCheckersPosition). A position whose side to move must capture is
 // not settled (search.Unsettled): the search plays the captures out past its depth, so
 // that no score rests on a piece about to be taken.
 type checkersPosition struct {
 	boards.Checkers
-	w *checkersWeights // the variant's
+	w      *CheckersEval // the evaluation of the position set by Reset
+	custom *CheckersEval // the evaluation in place of the variant's; nil for none
 }
 
 var (
@@ -49,15 +52,22 @@ var (
 	_ search.Unsettled           = (*checkersPosition)(nil)
 )
 
-// Reset sets the position to a copy of s, a *checkers.State of either variant.
+// Reset sets the position to a copy of s, a *checkers.State of either variant, or of
+// standard checkers only when the position has a custom evaluation.
 func (p *checkersPosition) Reset(s game.State) error {
 	c, ok := s.(*checkers.State)
 	if !ok || c == nil {
 		return fmt.Errorf("not a checkers position: %T", s)
 	}
-	p.w = &standardWeights
-	if c.Variant() == checkers.Giveaway {
-		p.w = &giveawayWeights
+	switch {
+	case p.custom != nil && c.Variant() != checkers.Standard:
+		return fmt.Errorf("the checkers weights are for %s, not %s", checkers.Name, c.Game().Name())
+	case p.custom != nil:
+		p.w = p.custom
+	case c.Variant() == checkers.Giveaway:
+		p.w = giveawayEval
+	default:
+		p.w = standardEval
 	}
 	p.Checkers.Reset(c)
 	return nil

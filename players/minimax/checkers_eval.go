@@ -1,6 +1,7 @@
 package minimax
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/arenaref/arena/games/checkers"
@@ -38,6 +39,12 @@ const (
 	nCheckersFeatures
 )
 
+// checkersFeatureNames name the features in weight files, by index.
+var checkersFeatureNames = [nCheckersFeatures]string{
+	cMen: "men", cKings: "kings", cAdvance: "advance", cBackRank: "back-rank",
+	cCentre: "centre", cMobility: "mobility", cTrade: "trade", cApproach: "approach",
+}
+
 // CheckersWeights are the weights of the checkers evaluation, in points per unit of each
 // feature, with 24 pieces on the board (first column) and with none (second); in between
 // each weight moves linearly with the number of pieces. The features:
@@ -59,7 +66,9 @@ const (
 //     wander until the draw rule ends the game.
 //
 // The values are hand-set: material dominates, a king is worth a man and a third to a man
-// and a half, and the positional terms are worth a fraction of a man together.
+// and a half, and the positional terms are worth a fraction of a man together. They are
+// the hand-tuned weights of the weighted sum CheckersEval describes
+// (HandTunedCheckers).
 var CheckersWeights = [nCheckersFeatures][2]int32{
 	cMen:      {100, 100},
 	cKings:    {130, 150},
@@ -84,19 +93,16 @@ var GiveawayWeights = [nCheckersFeatures][2]int32{
 	cApproach: {1, 4},
 }
 
-// checkersWeights holds a weight table for each number of pieces on the board, 0 to 24.
-type checkersWeights [25][nCheckersFeatures]int32
+var standardEval, giveawayEval = evalOf(&CheckersWeights), evalOf(&GiveawayWeights)
 
-var standardWeights, giveawayWeights = phased(&CheckersWeights), phased(&GiveawayWeights)
-
-func phased(w *[nCheckersFeatures][2]int32) checkersWeights {
-	var out checkersWeights
-	for n := range int32(25) {
-		for f := range nCheckersFeatures {
-			out[n][f] = (w[f][0]*n + w[f][1]*(24-n)) / 24
-		}
+// evalOf returns the evaluation of a weight table.
+func evalOf(w *[nCheckersFeatures][2]int32) *CheckersEval {
+	e := &CheckersEval{}
+	for f := range nCheckersFeatures {
+		e.w[f] = [2]float64{float64(w[f][0]), float64(w[f][1])}
 	}
-	return out
+	e.index()
+	return e
 }
 
 // Square sets of the evaluation. Bit i is PDN square i+1; square s is on row (s-1)/4
@@ -154,41 +160,48 @@ func approach(kings, opp uint32) int32 {
 	return sum
 }
 
-// static is the static evaluation of s, which is not over, for its side to move.
-func (p *checkersPosition) static(s *checkers.State) int32 {
+// features writes black's count less white's of every feature need asks for into f,
+// leaving the others as they are, and returns the pieces on the board (at most 24). e
+// gives the material weights, by which trade and approach tell the side ahead.
+func (e *CheckersEval) features(s *checkers.State, need *[nCheckersFeatures]bool, f *[nCheckersFeatures]int32) int32 {
 	b, w, k := s.Pieces()
 	bm, wm, bk, wk := b&^k, w&^k, b&k, w&k
-	n := bits.OnesCount32(b | w)
-	wt := &p.w[min(n, 24)]
+	n := min(int32(bits.OnesCount32(b|w)), 24)
 	count := bits.OnesCount32
 	diff := func(black, white uint32) int32 { return int32(count(black)) - int32(count(white)) }
 
-	v := wt[cMen]*diff(bm, wm) + wt[cKings]*diff(bk, wk)
-	lead := v // black's material lead by the variant's goal
-	if wt[cTrade] != 0 {
-		switch off := int32(24 - n); {
+	f[cMen], f[cKings] = diff(bm, wm), diff(bk, wk)
+	// Black's material lead by the variant's goal, times 24 (exact: the weights of
+	// material are whole numbers).
+	lead := e.phase(cMen, n)*float64(f[cMen]) + e.phase(cKings, n)*float64(f[cKings])
+	if need[cTrade] {
+		switch off := 24 - n; {
 		case lead > 0:
-			v += wt[cTrade] * off
+			f[cTrade] = off
 		case lead < 0:
-			v -= wt[cTrade] * off
+			f[cTrade] = -off
+		default:
+			f[cTrade] = 0
 		}
 	}
-	if wt[cApproach] != 0 {
+	if need[cApproach] {
 		switch {
 		case lead > 0 && bk != 0:
-			v -= wt[cApproach] * approach(bk, w)
+			f[cApproach] = -approach(bk, w)
 		case lead < 0 && wk != 0:
-			v += wt[cApproach] * approach(wk, b)
+			f[cApproach] = approach(wk, b)
+		default:
+			f[cApproach] = 0
 		}
 	}
-	if wt[cAdvance] != 0 {
+	if need[cAdvance] {
 		var adv int32
 		for r := 1; r < 7; r++ {
 			adv += int32(r) * (int32(count(bm&checkersRows[r])) - int32(count(wm&checkersRows[7-r])))
 		}
-		v += wt[cAdvance] * adv
+		f[cAdvance] = adv
 	}
-	if wt[cBackRank] != 0 {
+	if need[cBackRank] {
 		var back int32
 		if wm != 0 {
 			back += int32(count(bm & checkersRows[0]))
@@ -196,14 +209,31 @@ func (p *checkersPosition) static(s *checkers.State) int32 {
 		if bm != 0 {
 			back -= int32(count(wm & checkersRows[7]))
 		}
-		v += wt[cBackRank] * back
+		f[cBackRank] = back
 	}
-	if wt[cCentre] != 0 {
-		v += wt[cCentre] * (2*diff(b&coreCentre, w&coreCentre) + diff(b&outerCentre, w&outerCentre))
+	if need[cCentre] {
+		f[cCentre] = 2*diff(b&coreCentre, w&coreCentre) + diff(b&outerCentre, w&outerCentre)
 	}
-	if wt[cMobility] != 0 {
-		v += wt[cMobility] * (checkersMobility(b, w, k, true) - checkersMobility(w, b, k, false))
+	if need[cMobility] {
+		f[cMobility] = checkersMobility(b, w, k, true) - checkersMobility(w, b, k, false)
 	}
+	return n
+}
+
+// static is the static evaluation of s, which is not over, for its side to move: the
+// weighted sum rounded to whole points.
+func (p *checkersPosition) static(s *checkers.State) int32 {
+	e := p.w
+	var f [nCheckersFeatures]int32
+	n := e.features(s, &e.used, &f)
+	var sum float64
+	w := &e.phased[n]
+	for i := range nCheckersFeatures {
+		if e.used[i] {
+			sum += w[i] * float64(f[i])
+		}
+	}
+	v := int32(math.Round(sum / 24))
 	if s.Side() == checkers.White {
 		v = -v
 	}

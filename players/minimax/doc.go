@@ -23,6 +23,17 @@
 // settled (search.Unsettled), so that the search plays the captures out past its depth
 // and no score rests on a piece about to be taken.
 //
+// # Checkers weights
+//
+// The checkers evaluation is a weighted sum (CheckersEval): each feature at two phases
+// of the game, 24 pieces on the board and none, the weights of CheckersWeights being
+// the hand-tuned set (HandTunedCheckers). The values of men and kings are fixed; the
+// other twelve weights can be learned (package players/minimax/tdleaf trains them by
+// TDLeaf(lambda)) and played with weights=FILE, a checkers weights file (CheckersFile,
+// JSON naming each term), which restricts the agent to standard checkers. The sum is
+// taken in float64 and rounded to the whole points the search works in, as Chinook
+// did with its learned weights.
+//
 // # Time
 //
 // Without parameters the agent deepens one ply at a time until its time for the move is

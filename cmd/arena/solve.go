@@ -44,11 +44,11 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("--strategy: %v", err)
 	}
-	times, err := parseLimits(*limits, *problems != "")
+	times, err := parseList(*limits, *problems != "", parseLimit)
 	if err != nil {
 		return usagef("--time: %v", err)
 	}
-	keeps, err := parseTableModes(*table, *problems != "")
+	keeps, err := parseList(*table, *problems != "", parseTableMode)
 	if err != nil {
 		return usagef("--table: %v", err)
 	}
@@ -71,7 +71,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	p, err := solvetable.ProblemOf(st)
+	p, err := widening.ProblemFromState(st)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
@@ -125,70 +125,55 @@ func readProblem(path, target string) (*atarigo.State, error) {
 		if err != nil {
 			return nil, usagef("--target: %v", err)
 		}
-		if st.At(p) == atarigo.Empty || !sameString(st, p, st.Target()) {
+		if st.At(p) == atarigo.Empty || !solvetable.SameString(st, p, st.Target()) {
 			return nil, usagef("--target %s is not the string the position names (target=%s)", target, atarigo.PointString(st.Target(), st.Size()))
 		}
 	}
 	return st, nil
 }
 
-// sameString reports whether points a and b hold stones of one string.
-func sameString(st *atarigo.State, a, b atarigo.Point) bool {
-	return solvetable.SameString(st, a, b)
+// parseList reads a flag's comma-separated values with parse. Several values, like
+// strategies "all", are for --problems only (many).
+func parseList[T any](text string, many bool, parse func(string) (T, error)) ([]T, error) {
+	parts := strings.Split(text, ",")
+	if !many && len(parts) > 1 {
+		return nil, fmt.Errorf("%q: one value for one problem (lists are for --problems)", text)
+	}
+	out := make([]T, 0, len(parts))
+	for _, part := range parts {
+		v, err := parse(strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func parseStrategies(text string, many bool) ([]widening.Strategy, error) {
 	if many && strings.TrimSpace(text) == "all" {
 		return widening.Strategies(), nil
 	}
-	parts := strings.Split(text, ",")
-	if !many && len(parts) > 1 {
-		return nil, fmt.Errorf("%q: one strategy for one problem (lists and all are for --problems)", text)
-	}
-	var out []widening.Strategy
-	for _, s := range parts {
-		st, err := widening.StrategyByName(strings.TrimSpace(s))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, st)
-	}
-	return out, nil
+	return parseList(text, many, widening.StrategyByName)
 }
 
-func parseLimits(text string, many bool) ([]time.Duration, error) {
-	parts := strings.Split(text, ",")
-	if !many && len(parts) > 1 {
-		return nil, fmt.Errorf("%q: one limit for one problem", text)
+func parseLimit(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 || d > time.Hour {
+		return 0, fmt.Errorf("%q: want a duration from 1ms to 1h, such as 1s or 100ms", s)
 	}
-	var out []time.Duration
-	for _, s := range parts {
-		d, err := time.ParseDuration(strings.TrimSpace(s))
-		if err != nil || d <= 0 || d > time.Hour {
-			return nil, fmt.Errorf("%q: want a duration from 1ms to 1h, such as 1s or 100ms", s)
-		}
-		out = append(out, d)
-	}
-	return out, nil
+	return d, nil
 }
 
-func parseTableModes(text string, many bool) ([]bool, error) {
-	parts := strings.Split(text, ",")
-	if !many && len(parts) > 1 {
-		return nil, fmt.Errorf("%q: one mode for one problem", text)
+// parseTableMode reads reset or keep as Options.KeepTable.
+func parseTableMode(s string) (bool, error) {
+	switch s {
+	case "reset":
+		return false, nil
+	case "keep":
+		return true, nil
 	}
-	var out []bool
-	for _, s := range parts {
-		switch strings.TrimSpace(s) {
-		case "reset":
-			out = append(out, false)
-		case "keep":
-			out = append(out, true)
-		default:
-			return nil, fmt.Errorf("%q: want reset or keep", s)
-		}
-	}
-	return out, nil
+	return false, fmt.Errorf("%q: want reset or keep", s)
 }
 
 func solveSet(ctx context.Context, path string, c solvetable.Config, stdout, stderr io.Writer) error {

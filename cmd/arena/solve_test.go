@@ -59,7 +59,7 @@ func TestSolveUsage(t *testing.T) {
 		{[]string{"solve"}, 2, "want one problem file"},
 		{[]string{"solve", text, "--game", "othello"}, 2, "--game"},
 		{[]string{"solve", text, "--strategy", "OR9"}, 2, "--strategy"},
-		{[]string{"solve", text, "--strategy", "1,3"}, 2, "one strategy"},
+		{[]string{"solve", text, "--strategy", "1,3"}, 2, "one value for one problem"},
 		{[]string{"solve", text, "--time", "-1s"}, 2, "--time"},
 		{[]string{"solve", text, "--table", "maybe"}, 2, "--table"},
 		{[]string{"solve", text, "--target", "D4"}, 2, "not the string"},

@@ -21,7 +21,6 @@ import (
 
 	"github.com/arenaref/arena/games/atarigo"
 	"github.com/arenaref/arena/internal/captureset"
-	"github.com/arenaref/arena/players/atari"
 	"github.com/arenaref/arena/players/widening"
 )
 
@@ -50,7 +49,7 @@ func Read(r io.Reader) ([]Problem, error) {
 		if err != nil {
 			return nil, fmt.Errorf("problem %s: %w", rp.ID, err)
 		}
-		in, err := ProblemOf(st)
+		in, err := widening.ProblemFromState(st)
 		if err != nil {
 			return nil, fmt.Errorf("problem %s: %w", rp.ID, err)
 		}
@@ -173,11 +172,6 @@ func Markdown(w io.Writer, title string, rows []Row) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// ProblemOf converts a capture position to the solver's input.
-func ProblemOf(st *atarigo.State) (widening.Problem, error) {
-	return atari.ProblemAt(st, st.Target(), st.Turn())
 }
 
 // SameString reports whether points a and b hold stones of one string of st.

@@ -104,7 +104,7 @@ func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error
 		if left <= 0 {
 			return -1, false
 		}
-		p, err := ProblemAt(st, target, me)
+		p, err := widening.ProblemAt(st, target, me)
 		if err != nil {
 			return -1, false
 		}
@@ -223,28 +223,4 @@ func stringsOf(st *atarigo.State) []str {
 		out = append(out, s)
 	}
 	return out
-}
-
-// ProblemAt is the capture problem of st's position with target (a point of the string
-// to capture) and toMove to move, as the solver takes it. The ko point carries over when
-// toMove is the side the position forbids it to.
-func ProblemAt(st *atarigo.State, target atarigo.Point, toMove atarigo.Color) (widening.Problem, error) {
-	n := st.Size()
-	p := widening.Problem{Size: n, Stones: make([]widening.Color, n*n), Target: int(target), Ko: -1}
-	for i := range p.Stones {
-		switch st.At(atarigo.Point(i)) {
-		case atarigo.Black:
-			p.Stones[i] = widening.Black
-		case atarigo.White:
-			p.Stones[i] = widening.White
-		}
-	}
-	p.ToMove = widening.Black
-	if toMove == atarigo.White {
-		p.ToMove = widening.White
-	}
-	if toMove == st.Turn() && st.Ko() != atarigo.NoPoint {
-		p.Ko = int(st.Ko())
-	}
-	return p, p.Validate()
 }

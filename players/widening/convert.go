@@ -27,7 +27,18 @@ func ProblemFromState(s *atarigo.State) (Problem, error) {
 	case s.At(s.Target()) == atarigo.Empty:
 		return Problem{}, fmt.Errorf("%w: the target is captured", ErrNoProblem)
 	}
-	return problemAt(stonesOf(s), s, int(s.Target()), colorOf(s.Turn())), nil
+	return ProblemAt(s, s.Target(), s.Turn())
+}
+
+// ProblemAt returns the problem of capturing the string at target in the position of s
+// (of either game), with toMove to move: the question an agent asks about any string
+// on the board. The ko of s binds only its own side to move. The problem is validated.
+func ProblemAt(s *atarigo.State, target atarigo.Point, toMove atarigo.Color) (Problem, error) {
+	if s == nil {
+		return Problem{}, fmt.Errorf("%w: no position", ErrNoProblem)
+	}
+	p := problemAt(stonesOf(s), s, int(target), colorOf(toMove))
+	return p, p.Validate()
 }
 
 // stonesOf returns the board of s as Stones.

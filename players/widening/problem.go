@@ -3,6 +3,8 @@ package widening
 import (
 	"errors"
 	"fmt"
+
+	"github.com/arenaref/arena/games/atarigo"
 )
 
 // Color is the content of a point: Empty, Black or White.
@@ -108,9 +110,5 @@ func PointName(p, size int) string {
 	if p < 0 {
 		return "pass"
 	}
-	const letters = "ABCDEFGHJKLMNOPQRST"
-	if size < 1 || size > MaxSize || p >= size*size {
-		return fmt.Sprintf("point(%d)", p)
-	}
-	return fmt.Sprintf("%c%d", letters[p%size], p/size+1)
+	return atarigo.PointString(atarigo.Point(p), size)
 }

@@ -156,6 +156,62 @@ type Game struct {
 	Opening       []string
 	Moves         []Move
 	Ratings       []RatingChange
+	// Ladder tags a game of a ladder with its phase and entries; nil for other games.
+	Ladder *LadderTag
+}
+
+// Ladder entry statuses. A validating entry plays its validation games; an active one is
+// rated and scheduled while present; a failed one forfeited validation (Reason says how)
+// and plays no more; a retired one was replaced by a newer version of its player, or
+// the ladder ended.
+const (
+	EntryValidating = "validating"
+	EntryActive     = "active"
+	EntryFailed     = "failed"
+	EntryRetired    = "retired"
+)
+
+// Ladder phases and game phases.
+const (
+	LadderOpen     = "open"     // entries are accepted and games scheduled
+	LadderFinal    = "final"    // past the deadline: the final phase is being played
+	LadderFinished = "finished" // the final standings are frozen
+
+	PhaseValidation = "validation"
+	PhaseLadder     = "ladder"
+	PhaseFinal      = "final"
+)
+
+// LadderEntry is one entrant of a ladder: a player name with the version it announced.
+type LadderEntry struct {
+	ID         int64
+	Tournament int64
+	Player     string
+	Version    string
+	Status     string
+	Reason     string
+	Joined     time.Time
+	Updated    time.Time
+}
+
+// LadderTag is what a ladder knows of one of its games: its phase and the entries by seat.
+type LadderTag struct {
+	Phase   string
+	Entries []int64
+}
+
+// LadderGame is a game of a ladder without its moves, with its tag.
+type LadderGame struct {
+	GameSummary
+	LadderTag
+}
+
+// LadderState is a ladder's phase and the caller's data about it, kept verbatim (JSON).
+type LadderState struct {
+	Tournament int64
+	Phase      string
+	Data       []byte
+	Updated    time.Time
 }
 
 // GameSummary is a recorded game without its moves: one line of a games list, cheap to
@@ -240,6 +296,26 @@ type Store interface {
 	// RemoveCredential removes the credential with the given name (ErrNotFound if there
 	// is none).
 	RemoveCredential(ctx context.Context, name string) error
+	Ladders
 	// Close releases the store.
 	Close() error
+}
+
+// Ladders keeps the entries, game tags and state of ladders. Games of a ladder are recorded
+// with RecordGame and a Game.Ladder tag, in the game's own transaction.
+type Ladders interface {
+	// AddLadderEntry adds an entry to a ladder and returns its id; an entry of the same
+	// player and version already there fails with ErrDuplicate. Zero times mean now.
+	AddLadderEntry(ctx context.Context, e LadderEntry) (int64, error)
+	// SetLadderEntry sets an entry's status and reason (ErrNotFound if there is none).
+	SetLadderEntry(ctx context.Context, id int64, status, reason string) error
+	// LadderEntries returns a ladder's entries by id.
+	LadderEntries(ctx context.Context, tournamentID int64) ([]LadderEntry, error)
+	// LadderGames returns a ladder's tagged games without moves, by game id.
+	LadderGames(ctx context.Context, tournamentID int64) ([]LadderGame, error)
+	// SetLadderState stores a ladder's phase and data.
+	SetLadderState(ctx context.Context, st LadderState) error
+	// LadderState returns a ladder's state; a ladder that never stored one is open, with
+	// data {}.
+	LadderState(ctx context.Context, tournamentID int64) (LadderState, error)
 }

@@ -78,6 +78,9 @@ func checkGame(g *store.Game) error {
 	if err := checkOpening(g.Opening); err != nil {
 		return err
 	}
+	if err := checkLadderTag(g); err != nil {
+		return err
+	}
 	for seat, r := range g.Returns {
 		if !finite(r) {
 			return fmt.Errorf("seat %d: return %v", seat, r)
@@ -197,6 +200,9 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 		}
 	}
 	if err := insertMoves(ctx, tx, gameID, g.Moves); err != nil {
+		return 0, err
+	}
+	if err := insertLadderTag(ctx, tx, gameID, g); err != nil {
 		return 0, err
 	}
 	for _, rc := range g.Ratings {

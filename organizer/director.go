@@ -2,6 +2,7 @@ package organizer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/arenaref/arena/agent"
@@ -70,6 +71,12 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & math.MaxInt32
 	}
+	if s.Format == FormatLadder {
+		if rel, err := time.ParseDuration(s.Deadline); err == nil {
+			s.Deadline = time.Now().Add(rel).UTC().Format(time.RFC3339Nano)
+		}
+		s.ladderDefaults()
+	}
 	p, err := s.Compile(openingsText, external)
 	if err != nil {
 		return 0, 0, err
@@ -78,7 +85,11 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, n := range s.Players {
+	ensure := s.Players
+	if s.Format == FormatLadder {
+		ensure = append(slices.Clone(s.Players), s.ValidationOpponent)
+	}
+	for _, n := range ensure {
 		as, _ := s.Builtin(n)
 		if err := d.db.EnsurePlayer(ctx, store.Player{Name: n, Agent: as.Agent}); err != nil {
 			return 0, 0, err
@@ -87,6 +98,15 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	id, err := d.db.CreateTournament(ctx, rec)
 	if err != nil {
 		return 0, 0, err
+	}
+	if s.Format == FormatLadder {
+		data, err := json.Marshal(ladderData{Openings: p.openings})
+		if err != nil {
+			return 0, 0, err
+		}
+		if err := d.db.SetLadderState(ctx, store.LadderState{Tournament: id, Phase: store.LadderOpen, Data: data}); err != nil {
+			return 0, 0, err
+		}
 	}
 	return id, len(p.schedule), nil
 }
@@ -106,6 +126,9 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	s, err := StoredSpec(t)
 	if err != nil {
 		return err
+	}
+	if t.Format == FormatLadder {
+		return d.runLadder(ctx, t, s, drain, progress)
 	}
 	g, err := game.Lookup(s.Game)
 	if err != nil {
@@ -162,7 +185,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	done := len(t.Schedule) - len(todo)
 	elo := ratings.Elo{K: s.EloK, Initial: ratings.DefaultInitial}
 	onResult := func(ctx context.Context, p referee.Pairing, res referee.Result) error {
-		if err := d.record(ctx, id, g.Name(), elo, p, res); err != nil {
+		if err := d.record(ctx, id, g.Name(), elo, p, res, nil); err != nil {
 			return err
 		}
 		done++
@@ -178,8 +201,14 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	}, onResult)
 }
 
-// record commits one game with its Elo changes, then updates the ratings in memory.
-func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result) error {
+// recordLadder is record for a game of a ladder, with its tag.
+func (d *Director) recordLadder(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result, tag *store.LadderTag) error {
+	return d.record(ctx, tid, gameName, elo, p, res, tag)
+}
+
+// record commits one game with its Elo changes (and its ladder tag, if any), then updates
+// the ratings in memory.
+func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result, tag *store.LadderTag) error {
 	d.eloMu.Lock()
 	defer d.eloMu.Unlock()
 	current, err := d.ratingsOf(ctx, gameName)
@@ -187,6 +216,7 @@ func (d *Director) record(ctx context.Context, tid int64, gameName string, elo r
 		return err
 	}
 	rec := gameRecord(tid, p, res)
+	rec.Ladder = tag
 	if len(res.Players) == 2 {
 		a, b := res.Players[0], res.Players[1]
 		ra, rb := elo.Rating(current, a), elo.Rating(current, b)

@@ -27,6 +27,7 @@ import (
 const (
 	FormatRoundRobin = "round-robin"
 	FormatGauntlet   = "gauntlet"
+	FormatLadder     = "ladder"
 )
 
 // Spec describes a tournament. It is what a tournament file holds (TOML, keys as in the
@@ -55,6 +56,13 @@ type Spec struct {
 	// a web view can draw its log-likelihood ratio; nil for every other tournament. A
 	// tournament file cannot set it.
 	SPRT *ratings.SPRT `toml:"-" json:"sprt,omitempty"`
+
+	// A ladder's settings (format "ladder", see ladder.go); the other formats refuse them.
+	Deadline           string `toml:"deadline" json:"deadline,omitempty"`
+	ValidationGames    int    `toml:"validation_games" json:"validation_games,omitempty"`
+	ValidationOpponent string `toml:"validation_opponent" json:"validation_opponent,omitempty"`
+	FinalTop           int    `toml:"final_top" json:"final_top,omitempty"`
+	FinalRounds        int    `toml:"final_rounds" json:"final_rounds,omitempty"`
 }
 
 // AgentSpec is a built-in agent with its parameters.
@@ -277,7 +285,8 @@ func article(word string) string {
 // specKeys lists the keys a tournament file may use.
 func specKeys() []string {
 	return []string{"name", "game", "players", "agents", "format", "seeds", "rounds", "time_control", "margin",
-		"max_plies", "openings", "opening_order", "concurrency", "seed", "wait", "elo_k"}
+		"max_plies", "openings", "opening_order", "concurrency", "seed", "wait", "elo_k",
+		"deadline", "validation_games", "validation_opponent", "final_top", "final_rounds"}
 }
 
 // Plan is a checked Spec, ready to be stored and played.
@@ -286,6 +295,7 @@ type Plan struct {
 	game     game.Game
 	tc       referee.TimeControl
 	schedule []referee.Pairing
+	openings [][]string // a ladder's opening lines, kept for its final phase
 }
 
 // Compile checks every setting of s and builds its schedule. openingsText is the content of
@@ -296,6 +306,12 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 	g, err := game.Lookup(s.Game)
 	if err != nil {
 		return Plan{}, err // it begins "game: "
+	}
+	if s.Format == FormatLadder {
+		return s.compileLadder(g, openingsText, external)
+	}
+	if s.Deadline != "" || s.ValidationGames != 0 || s.ValidationOpponent != "" || s.FinalTop != 0 || s.FinalRounds != 0 {
+		return Plan{}, fmt.Errorf("deadline, validation_games, validation_opponent, final_top, final_rounds: only a ladder has them")
 	}
 	if len(s.Players) < 2 {
 		return Plan{}, fmt.Errorf("players: need at least two players, got %d", len(s.Players))
@@ -308,44 +324,9 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 			return Plan{}, fmt.Errorf("sprt: %w", err)
 		}
 	}
-	seen := map[string]bool{}
-	for _, n := range s.Players {
-		if !protocol.ValidName(n) {
-			return Plan{}, fmt.Errorf("players: %q is not a valid player name (1-64 of A-Z a-z 0-9 - _)", n)
-		}
-		if seen[n] {
-			return Plan{}, fmt.Errorf("players: %q is listed twice", n)
-		}
-		seen[n] = true
-		as, isBuiltin := s.Builtin(n)
-		switch {
-		case isBuiltin:
-			if !agent.Known(as.Agent) {
-				return Plan{}, fmt.Errorf("players: %s: unknown agent %q (built-in: %s)", n, as.Agent, strings.Join(agent.Names(), ", "))
-			}
-			if !playsGame(agent.Games(as.Agent), g) {
-				return Plan{}, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
-			}
-			// Build it once, so that a bad setting is reported now, not when games start.
-			a, err := agent.New(as.Agent, agent.Config{Params: as.Params})
-			if err != nil {
-				return Plan{}, fmt.Errorf("players: %s: %v", n, err)
-			}
-			if gc, ok := a.(agent.GameChecker); ok {
-				err = gc.CheckGame(g)
-			}
-			agent.Close(a)
-			if err != nil {
-				return Plan{}, fmt.Errorf("players: %s: %v", n, err)
-			}
-		case !external:
-			return Plan{}, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(agent.Names(), ", "))
-		}
-	}
-	for n := range s.Agents {
-		if !seen[n] {
-			return Plan{}, fmt.Errorf("agents: %q is not one of the players", n)
-		}
+	seen, err := s.checkPlayers(g, external)
+	if err != nil {
+		return Plan{}, err
 	}
 	if s.Rounds < 1 {
 		return Plan{}, fmt.Errorf("rounds: must be at least 1, got %d", s.Rounds)
@@ -419,6 +400,51 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 	return Plan{Spec: s, game: g, tc: tc, schedule: schedule}, nil
 }
 
+// checkPlayers checks the names of the players and the built-in agents among them, and
+// that every configured agent is one of them; it returns the set of names.
+func (s Spec) checkPlayers(g game.Game, external bool) (map[string]bool, error) {
+	seen := map[string]bool{}
+	for _, n := range s.Players {
+		if !protocol.ValidName(n) {
+			return nil, fmt.Errorf("players: %q is not a valid player name (1-64 of A-Z a-z 0-9 - _)", n)
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("players: %q is listed twice", n)
+		}
+		seen[n] = true
+		as, isBuiltin := s.Builtin(n)
+		switch {
+		case isBuiltin:
+			if !agent.Known(as.Agent) {
+				return nil, fmt.Errorf("players: %s: unknown agent %q (built-in: %s)", n, as.Agent, strings.Join(agent.Names(), ", "))
+			}
+			if !playsGame(agent.Games(as.Agent), g) {
+				return nil, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
+			}
+			// Build it once, so that a bad setting is reported now, not when games start.
+			a, err := agent.New(as.Agent, agent.Config{Params: as.Params})
+			if err != nil {
+				return nil, fmt.Errorf("players: %s: %v", n, err)
+			}
+			if gc, ok := a.(agent.GameChecker); ok {
+				err = gc.CheckGame(g)
+			}
+			agent.Close(a)
+			if err != nil {
+				return nil, fmt.Errorf("players: %s: %v", n, err)
+			}
+		case !external:
+			return nil, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(agent.Names(), ", "))
+		}
+	}
+	for n := range s.Agents {
+		if !seen[n] {
+			return nil, fmt.Errorf("agents: %q is not one of the players", n)
+		}
+	}
+	return seen, nil
+}
+
 // Schedule is every game the plan is to play, by Index.
 func (p Plan) Schedule() []referee.Pairing { return p.schedule }
 
@@ -444,7 +470,7 @@ func (p Plan) Record() (store.Tournament, error) {
 // StoredSpec reads back the Spec stored with a tournament.
 func StoredSpec(t store.Tournament) (Spec, error) {
 	s := DefaultSpec()
-	if err := json.Unmarshal(t.Config, &s); err != nil || len(s.Players) == 0 {
+	if err := json.Unmarshal(t.Config, &s); err != nil || len(s.Players) == 0 && s.Format != FormatLadder {
 		return s, fmt.Errorf("tournament %d has no stored settings to resume from (made by an older arena?)", t.ID)
 	}
 	return s, nil

@@ -194,7 +194,8 @@ type LadderEntry struct {
 	Updated    time.Time
 }
 
-// LadderTag is what a ladder knows of one of its games: its phase and the entries by seat.
+// LadderTag is what a ladder knows of one of its games: its phase and the entries by seat,
+// 0 for a seat that is no entry (a ladder's validation opponent).
 type LadderTag struct {
 	Phase   string
 	Entries []int64

@@ -206,12 +206,16 @@ func checkLadderTag(g *store.Game) error {
 }
 
 // insertLadderTag writes a game's ladder tag in the game's transaction; every entry must
-// be one of the game's tournament and play under the player of its seat.
+// be one of the game's tournament and play under the player of its seat, except 0, a seat
+// that is no entry (the ladder's validation opponent).
 func insertLadderTag(ctx context.Context, tx *sql.Tx, gameID int64, g *store.Game) error {
 	if g.Ladder == nil {
 		return nil
 	}
 	for seat, id := range g.Ladder.Entries {
+		if id == 0 {
+			continue
+		}
 		var player string
 		err := tx.QueryRowContext(ctx, `SELECT player FROM ladder_entries WHERE id = ? AND tournament_id = ?`, id, g.TournamentID).Scan(&player)
 		switch {

@@ -47,6 +47,12 @@ type Agent struct {
 	tieMu sync.Mutex
 	rng   *rand.Rand
 
+	// blunder is the chance that a turn plays a uniformly random legal move instead of
+	// searching (blunder=P); blunderRng draws it, under blunderMu.
+	blunder    float64
+	blunderMu  sync.Mutex
+	blunderRng *rand.Rand
+
 	// weights, set by weights=FILE, replaces the Games it holds, by name, and the agent
 	// plays those only; nil for the registered Games.
 	weights map[string]Game
@@ -70,6 +76,9 @@ type worker struct {
 // ties=random choices a function of agent.Config.Seed alone.
 const tieStream = 0x7469657372616e64
 
+// blunderStream is the second seed word of the blunder=P generator.
+const blunderStream = 0x626c756e646572
+
 var (
 	_ agent.Agent       = (*Agent)(nil)
 	_ agent.GameChecker = (*Agent)(nil)
@@ -88,6 +97,9 @@ var (
 //	ties=T   first (the default): play the move the search found first among equally
 //	         good ones; random: play one of all the root moves of the best score at
 //	         random, from a generator seeded by cfg.Seed. random needs depth=N.
+//	blunder=P  on each turn, with probability P (0..1), play a uniformly random legal
+//	         move instead of searching, from a generator seeded by cfg.Seed: a
+//	         handicapped opponent of graded strength (sparring partners on a ladder)
 //	weights=FILE  play standard checkers, and only it, with the evaluation of a
 //	         checkers weights file (CheckersFile) in place of the hand-tuned one
 func New(cfg agent.Config) (*Agent, error) {
@@ -108,6 +120,10 @@ func New(cfg agent.Config) (*Agent, error) {
 			set.Fail("ties", "first: ties=random needs depth=N, as it breaks ties of fixed-depth searches only")
 		}
 		a.rng = rand.New(rand.NewPCG(uint64(cfg.Seed), tieStream))
+	}
+	a.blunder = set.Float("blunder", 0, 0, 1)
+	if a.blunder > 0 {
+		a.blunderRng = rand.New(rand.NewPCG(uint64(cfg.Seed), blunderStream))
 	}
 	weights := set.String("weights", "")
 	if err := set.Err(); err != nil {
@@ -203,6 +219,9 @@ func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error
 	if err := checkTurn(s.ToMove(), t.Seat); err != nil {
 		return agent.Decision{}, err
 	}
+	if m, ok := a.blunderMove(s, t.Seat); ok {
+		return agent.Decision{Move: m, Info: protocol.SearchInfo{Note: "blunder"}}, nil
+	}
 
 	var lim search.Limits
 	if a.depth > 0 {
@@ -231,6 +250,21 @@ func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error
 		Move: res.Move,
 		Info: protocol.SearchInfo{Depth: res.Depth, Nodes: res.Nodes, Score: g.Score(res.Score), PV: spell(s, res.PV)},
 	}, nil
+}
+
+// blunderMove draws whether this turn blunders (blunder=P) and, if it does, a uniformly
+// random legal move.
+func (a *Agent) blunderMove(s game.State, seat game.Seat) (game.Move, bool) {
+	if a.blunder == 0 {
+		return 0, false
+	}
+	moves := s.LegalMoves(seat, nil)
+	a.blunderMu.Lock()
+	defer a.blunderMu.Unlock()
+	if len(moves) == 0 || a.blunderRng.Float64() >= a.blunder {
+		return 0, false
+	}
+	return moves[a.blunderRng.IntN(len(moves))], true
 }
 
 // checkTurn checks that the position is the seat's to play.

@@ -86,6 +86,7 @@ func commands() []command {
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
 		{"credentials", "per-client credentials of a secured bus: add, list, remove, export (a nats-server configuration)", runCredentials},
+		{"course", "a course competition: course init makes credentials, a ladder and the students' README from a roster (docs/course.md)", runCourse},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
 		{"healthcheck", "check that a NATS server (and with --referee, a referee daemon) answers; exit 0 or 1", runHealthcheck},
 		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},

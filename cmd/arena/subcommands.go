@@ -22,6 +22,8 @@ func subcommandsOf(name string) []subcommand {
 	switch name {
 	case "credentials":
 		return credentialsSubcommands()
+	case "course":
+		return courseSubcommands()
 	case "experience":
 		return experienceSubcommands()
 	case "ipd":

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/course"
+)
+
+// runCourse is `arena course init`: a course competition from a roster.
+func runCourse(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runSubcommand(ctx, "course", courseSubcommands(), args, stdout, stderr)
+}
+
+func courseSubcommands() []subcommand {
+	return []subcommand{
+		{"init", "make a course from a roster: credentials for every student, the spectator, the host and the teacher, a ladder in the database, and the students' README", courseInit},
+	}
+}
+
+func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("course init", "--roster students.csv --db FILE --deadline TIME|DURATION [flags]", stderr)
+	roster := fs.String("roster", "", "the roster: CSV, a student's player name first on each line, optionally a full name (required)")
+	dbPath := fs.String("db", "", "the referee's SQLite database: it keeps the credentials and the ladder (required)")
+	dir := fs.String("dir", "course", "where the course's files go (a new or empty directory)")
+	busURL := fs.String("nats-url", "nats://localhost:4222", "the NATS URL students connect to, for their README (the referee's --listen address as they reach it)")
+	webURL := fs.String("web-url", "http://localhost:8080/", "the web page's URL, for their README (the referee's --http address as they reach it)")
+	gameName := fs.String("game", "othello", "the game, with options (othello:size=6)")
+	tc := fs.String("tc", "1s", "time control: per move (1s) or a game clock (60+0.5)")
+	deadline := fs.String("deadline", "", "when the ladder closes: a time (2026-12-18T17:00:00Z) or a duration from now (14d is not Go's; use 336h) (required)")
+	concurrency := fs.Int("concurrency", 2, "games at once")
+	validation := fs.Int("validation-games", organizer.DefaultValidationGames, "validation games a new version plays before it is rated")
+	opponent := fs.String("validation-opponent", organizer.DefaultValidationOpponent, "the built-in agent validation games are played against")
+	top := fs.Int("final-top", organizer.DefaultFinalTop, "how many of the top entries play the final phase")
+	rounds := fs.Int("final-rounds", organizer.DefaultFinalRounds, "rounds of the final round-robin")
+	openings := fs.String("openings", "", "an openings file for the final phase (arena openings)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case *roster == "":
+		return usagef("--roster is required")
+	case *dbPath == "":
+		return usagef("--db is required: the referee's database, which keeps the credentials and the ladder")
+	case *deadline == "":
+		return usagef("--deadline is required: when the ladder closes")
+	}
+	f, err := os.Open(*roster)
+	if err != nil {
+		return usagef("--roster: %v", err)
+	}
+	students, err := course.ParseRoster(f)
+	f.Close()
+	if err != nil {
+		return usageError{fmt.Sprintf("%s: %v", *roster, err)}
+	}
+	spec := organizer.DefaultSpec()
+	spec.Name = "course " + filepath.Base(filepath.Clean(*dir))
+	spec.Game, spec.TimeControl, spec.Deadline, spec.Concurrency = *gameName, *tc, *deadline, *concurrency
+	spec.ValidationGames, spec.ValidationOpponent, spec.FinalTop, spec.FinalRounds = *validation, *opponent, *top, *rounds
+	var openingsText string
+	if *openings != "" {
+		b, err := os.ReadFile(*openings)
+		if err != nil {
+			return usagef("--openings: %v", err)
+		}
+		spec.Openings, openingsText = *openings, string(b)
+	}
+	db, err := openCredentialsDB(ctx, *dbPath, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := course.Init(ctx, course.Options{
+		Students: students, Dir: *dir, Store: db, BusURL: *busURL, WebURL: *webURL, Ladder: spec, OpeningsText: openingsText,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "course: %d students, ladder %d in %s, %d files in %s\n", len(students), res.Ladder, *dbPath, len(res.Files), *dir)
+	fmt.Fprintf(stdout, "give each student %s/credentials/NAME.cred and %s/README.md\n", *dir, *dir)
+	fmt.Fprintf(stdout, "next: arena referee --db %s --listen 0.0.0.0:4222 --auth --http 0.0.0.0:8080\n", *dbPath)
+	fmt.Fprintf(stdout, "      arena host --nats %s --credentials %s/host.cred --dir engines\n", *busURL, *dir)
+	fmt.Fprintf(stdout, "then share %sladder.html?id=%d\n", *webURL, res.Ladder)
+	return nil
+}

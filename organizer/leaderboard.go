@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/store"
 )
@@ -196,6 +197,29 @@ func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladde
 		if c := class(rows[i]); c <= 1 {
 			rows[i].Rank = i + 1
 		}
+	}
+	return rows
+}
+
+// StandingsRows is the leaderboard as the status API's standings rows, every entry with
+// its version and status.
+func (b Leaderboard) StandingsRows() []protocol.StandingsRow {
+	rows := make([]protocol.StandingsRow, len(b.Rows))
+	for i, r := range b.Rows {
+		status := r.Status
+		if r.Reason != "" {
+			status += ": " + r.Reason
+		}
+		row := protocol.StandingsRow{
+			Rank: r.Rank, Player: r.Player, Version: r.Version, Status: status,
+			Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Score: float64(r.Wins) + float64(r.Draws)/2,
+		}
+		if r.Games > 0 {
+			row.Pct = 100 * row.Score / float64(r.Games)
+			row.Rating = r.Rating
+			row.RatingError = max(r.Error, 0)
+		}
+		rows[i] = row
 	}
 	return rows
 }

@@ -89,6 +89,10 @@ type StandingsRow struct {
 	// returns are payoffs (general-sum games such as the prisoner's dilemma).
 	Payoff     float64 `json:"payoff,omitempty"`
 	MeanPayoff float64 `json:"mean_payoff,omitempty"`
+	// Version and Status are a ladder entry's version and status (validating, active,
+	// failed, retired), with Status carrying a failed entry's reason after a colon.
+	Version string `json:"version,omitempty"`
+	Status  string `json:"status,omitempty"`
 }
 
 // PlayerStatus is one player the referee has heard from.

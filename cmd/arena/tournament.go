@@ -349,7 +349,12 @@ func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	payoffs := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Payoff != 0 || r.MeanPayoff != 0 })
 	rated := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Rating != 0 })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "Rank\tPlayer\tGames\tWins\tDraws\tLosses\tScore%\t"
+	ladder := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Status != "" })
+	header := "Rank\tPlayer\t"
+	if ladder {
+		header += "Version\t"
+	}
+	header += "Games\tWins\tDraws\tLosses\tScore%\t"
 	if rated {
 		header += "Rating\t±\t"
 	}
@@ -357,15 +362,25 @@ func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	if payoffs {
 		header += "Payoff\tMean\t"
 	}
+	if ladder {
+		header += "Status\t"
+	}
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t", r.Rank, r.Player, r.Games, r.Wins, r.Draws, r.Losses, r.Pct)
+		fmt.Fprintf(tw, "%d\t%s\t", r.Rank, r.Player)
+		if ladder {
+			fmt.Fprintf(tw, "%s\t", r.Version)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.1f\t", r.Games, r.Wins, r.Draws, r.Losses, r.Pct)
 		if rated {
 			fmt.Fprintf(tw, "%.0f\t%s\t", r.Rating, plusMinus(r.RatingError))
 		}
 		fmt.Fprintf(tw, "%.0f\t", r.Elo)
 		if payoffs {
 			fmt.Fprintf(tw, "%g\t%.2f\t", r.Payoff, r.MeanPayoff)
+		}
+		if ladder {
+			fmt.Fprintf(tw, "%s\t", r.Status)
 		}
 		fmt.Fprintln(tw)
 	}

@@ -55,6 +55,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -94,6 +95,7 @@ type config struct {
 	seat    string // "any", a seat number or a seat name
 	down    time.Duration
 	level   zerolog.Level
+	creds   []nats.Option // from --credentials, on a secured bus
 }
 
 func main() {
@@ -130,6 +132,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.url, "nats", nats.DefaultURL, "NATS server URL")
 	fs.StringVar(&cfg.name, "name", "", "player name (required)")
+	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
 	fs.StringVar(&cfg.fault, "fault", modeNone, "fault mode: none, hang, slow=DUR, garbage, oversize, illegal, stale, stale-only, crash, disconnect-between-games")
 	fs.IntVar(&cfg.fromPly, "from-ply", 0, "commit the fault from this ply on; play normally before")
 	fs.StringVar(&cfg.seat, "seat", "any", `commit the fault only when playing this seat: "any", a seat number or a seat name`)
@@ -149,6 +152,15 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.seat == "" {
 		return cfg, errors.New(`--seat must not be empty (use "any")`)
+	}
+	if *credPath != "" {
+		f, err := auth.ReadFile(*credPath)
+		if err != nil {
+			return cfg, err
+		}
+		if cfg.creds, err = f.Options(); err != nil {
+			return cfg, err
+		}
 	}
 	lvl, err := zerolog.ParseLevel(strings.ToLower(*level))
 	if err != nil || *level == "" {
@@ -217,7 +229,7 @@ type conn struct {
 // session connects, subscribes and says hello until ctx ends (it returns false) or the
 // session closes its connection on purpose after a game (it returns true).
 func session(ctx context.Context, cfg config, n int, out *lines, log zerolog.Logger) (bool, error) {
-	nc, err := nats.Connect(cfg.url,
+	nc, err := nats.Connect(cfg.url, append(cfg.creds,
 		nats.Name(cfg.name),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(250*time.Millisecond),
@@ -227,7 +239,7 @@ func session(ctx context.Context, cfg config, n int, out *lines, log zerolog.Log
 			}
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) { log.Info().Msg("nats reconnected") }),
-	)
+	)...)
 	if err != nil {
 		return false, fmt.Errorf("connect to %s: %w", cfg.url, err)
 	}
@@ -269,7 +281,7 @@ func (c *conn) announce(ctx context.Context) (bool, error) {
 		case <-c.wake:
 		}
 		interval := time.Second
-		reply, err := c.nc.Request(protocol.SubjectHello, hello, time.Second)
+		reply, err := c.nc.Request(protocol.HelloSubject(c.cfg.name), hello, time.Second)
 		switch {
 		case c.leaving.Load():
 			return true, nil

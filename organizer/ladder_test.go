@@ -1,7 +1,12 @@
 package organizer_test
 
 import (
+	"errors"
+	"strings"
+	"time"
+
 	"context"
+	"github.com/arenaref/arena/referee"
 	"testing"
 
 	"github.com/arenaref/arena/organizer"
@@ -54,5 +59,100 @@ func TestLadderOfBuiltins(t *testing.T) {
 	}
 	if b.Rows[len(b.Rows)-1].Player != "random" {
 		t.Errorf("random is not last: %+v", b.Rows)
+	}
+}
+
+// TestLadderResumes stops a ladder in its open phase (as a referee's shutdown does) and
+// runs it again: the same entries carry on, no game is recorded twice, and it finishes.
+func TestLadderResumes(t *testing.T) {
+	ctx := context.Background()
+	d, db := newDirector(t)
+	s := organizer.DefaultSpec()
+	s.Format = organizer.FormatLadder
+	s.Players = []string{"hp1", "hp2", "d1"}
+	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+	s.Deadline = "2s"
+	s.FinalTop = 2
+	s.FinalRounds = 1
+	s.TimeControl = "1s"
+	s.Concurrency = 2
+	id, _, err := d.Create(ctx, s, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain := make(chan struct{})
+	time.AfterFunc(700*time.Millisecond, func() { close(drain) })
+	if err := d.Run(ctx, id, drain, nil); !errors.Is(err, referee.ErrDrained) {
+		t.Fatalf("a drained ladder: %v, want ErrDrained", err)
+	}
+	before, err := db.LadderGames(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx, id, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	after, err := db.LadderGames(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := db.LadderEntries(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 || len(after) <= len(before) || len(before) == 0 {
+		t.Fatalf("%d entries; %d games before the stop, %d after", len(entries), len(before), len(after))
+	}
+	seen := map[int]bool{}
+	for _, g := range after {
+		if seen[g.Index] {
+			t.Errorf("index %d twice", g.Index)
+		}
+		seen[g.Index] = true
+	}
+	st, err := db.LadderState(ctx, id)
+	if err != nil || st.Phase != store.LadderFinished {
+		t.Errorf("state %+v, %v", st, err)
+	}
+}
+
+func TestLadderSpecErrors(t *testing.T) {
+	base := func() organizer.Spec {
+		s := organizer.DefaultSpec()
+		s.Format = organizer.FormatLadder
+		s.Deadline = "1h"
+		return s
+	}
+	tests := []struct {
+		name string
+		edit func(*organizer.Spec)
+		err  string
+	}{
+		{"no deadline", func(s *organizer.Spec) { s.Deadline = "" }, "deadline: a ladder needs one"},
+		{"a bad deadline", func(s *organizer.Spec) { s.Deadline = "next friday" }, "neither a time"},
+		{"too few finalists", func(s *organizer.Spec) { s.FinalTop = 1 }, "final_top"},
+		{"too many validation games", func(s *organizer.Spec) { s.ValidationGames = 50 }, "validation_games"},
+		{"the validator enters", func(s *organizer.Spec) { s.Players = []string{"random", "bob"} }, "also an entrant"},
+		{"an unknown validator", func(s *organizer.Spec) { s.ValidationOpponent = "nobody" }, "not a built-in agent"},
+		{"ladder keys elsewhere", func(s *organizer.Spec) { s.Format = organizer.FormatRoundRobin; s.Players = []string{"a", "b"} }, "only a ladder"},
+		{"a ladder without a bus", nil, "needs a NATS server"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := base()
+			external := true
+			if tc.edit != nil {
+				tc.edit(&s)
+			} else {
+				external = false
+			}
+			_, err := s.Compile("", external)
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Compile: %v, want an error containing %q", err, tc.err)
+			}
+		})
+	}
+	if _, err := base().Compile("", true); err != nil {
+		t.Errorf("a ladder of anyone: %v", err)
 	}
 }

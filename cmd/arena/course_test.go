@@ -83,8 +83,8 @@ func TestCourseEndToEnd(t *testing.T) {
 	db := filepath.Join(dir, "course.db")
 	busPort, webPort := freePort(t), freePort(t)
 	busURL := "nats://127.0.0.1:" + strconv.Itoa(busPort)
-	const wave = 25 * time.Second
-	deadline := 3*wave + 60*time.Second
+	const wave = 10 * time.Second
+	deadline := 3*wave + 30*time.Second
 	code, out, errOut := runCLI(t, "course", "init", "--roster", filepath.Join(dir, "students.csv"), "--db", db,
 		"--dir", filepath.Join(dir, "course"), "--nats-url", busURL, "--web-url", fmt.Sprintf("http://127.0.0.1:%d/", webPort),
 		"--deadline", deadline.String(), "--tc", "1s", "--concurrency", "2", "--final-top", "6", "--final-rounds", "2")

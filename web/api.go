@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -26,6 +27,11 @@ type tournamentJSON struct {
 	Finished    string   `json:"finished,omitempty"`
 	Played      int      `json:"played"`
 	Total       int      `json:"total"`
+	// Page is the tournament's page in this view: ladder.html for a ladder, whose games
+	// are not scheduled ahead (Total is 0), tournament.html for the others.
+	Page string `json:"page"`
+	// Deadline is a ladder's: when it stops taking games and plays its final phase.
+	Deadline string `json:"deadline,omitempty"`
 }
 
 // gameSummary is one line of a tournament's games list.
@@ -94,6 +100,7 @@ type gameJSON struct {
 	Round         int           `json:"round"`
 	Game          string        `json:"game"`
 	TimeControl   string        `json:"time_control,omitempty"`
+	Format        string        `json:"tournament_format,omitempty"` // the tournament's: "ladder" links to its page
 	Seats         []string      `json:"seats,omitempty"`
 	Players       []string      `json:"players"`
 	Result        string        `json:"result"`
@@ -161,21 +168,33 @@ func toTournamentJSON(t store.Tournament) tournamentJSON {
 	if players == nil {
 		players = []string{}
 	}
-	return tournamentJSON{
+	out := tournamentJSON{
 		ID: t.ID, Game: t.Game, Format: t.Format, TimeControl: t.TimeControl, Rounds: t.Rounds,
 		Players: players, Status: t.Status, Created: timeText(t.Created), Finished: timeText(t.Finished),
-		Played: t.Played, Total: t.Total,
+		Played: t.Played, Total: t.Total, Page: "tournament.html?id=" + strconv.FormatInt(t.ID, 10),
 	}
+	if t.Format == organizer.FormatLadder {
+		out.Page = "ladder.html?id=" + strconv.FormatInt(t.ID, 10)
+		if s, err := organizer.StoredSpec(t); err == nil {
+			if d, err := s.LadderDeadline(); err == nil {
+				out.Deadline = timeText(d)
+			}
+		}
+	}
+	return out
 }
 
-// pathID reads a positive integer path value, answering 400 for anything else.
-func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		writeError(w, http.StatusBadRequest, "id: want a positive integer")
+// pathID reads the path value id, a positive integer, answering 400 for anything else.
+func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) { return pathInt(w, r, "id") }
+
+// pathInt reads a positive integer path value named name, answering 400 for anything else.
+func pathInt(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+	v, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || v < 1 {
+		writeError(w, http.StatusBadRequest, name+": want a positive integer")
 		return 0, false
 	}
-	return id, true
+	return v, true
 }
 
 // storeError answers a store error: 404 for ErrNotFound, 500 (logged, not shown) otherwise.
@@ -290,7 +309,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 	}
 	out := recordedGameJSON(g)
 	if t, err := s.cfg.Store.TournamentInfo(ctx, g.TournamentID); err == nil {
-		out.TimeControl = t.TimeControl
+		out.TimeControl, out.Format = t.TimeControl, t.Format
 		addClocks(out.Moves, t.TimeControl, len(g.Players))
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -77,8 +77,11 @@ func open(t *testing.T, ctx context.Context, url, css string) {
 }
 
 // waitFor polls a JavaScript condition for up to five seconds.
-func waitFor(ctx context.Context, js string) error {
-	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(5*time.Second)))
+func waitFor(ctx context.Context, js string) error { return waitWithin(ctx, js, 5*time.Second) }
+
+// waitWithin polls a JavaScript condition for up to d.
+func waitWithin(ctx context.Context, js string, d time.Duration) error {
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(d)))
 	return err
 }
 

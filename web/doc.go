@@ -5,8 +5,9 @@
 // # The API
 //
 // Every route is GET only and answers JSON: /api/tournaments, /api/tournaments/{id},
-// /api/games/{id}, /api/players/{name} and /api/live/games/{id}. The pages are ordinary
-// clients of it; docs/web.md shows example responses. A recorded game comes with the
+// /api/games/{id}, /api/players/{name}, /api/ladders/{id} (a ladder's leaderboard),
+// /api/ladders/{id}/entries/{entry} (one entrant's games) and /api/live/games/{id}. The
+// pages are ordinary clients of it; docs/web.md shows example responses. A recorded game comes with the
 // position after every move, replayed on the server with the game's own rules, so the
 // browser only has to draw position text and never needs to know a game's rules.
 //
@@ -29,6 +30,14 @@
 // connection has a bounded buffer, an event that finds it full is dropped, and that
 // connection is told to resync ("event: resync") and closed. The browser reconnects and
 // starts again from a fresh snapshot.
+//
+// # Ladders
+//
+// A ladder's pages poll their API every two seconds instead of following the stream:
+// most of what changes a leaderboard is no game event (an entrant joins, fails, is
+// replaced; the deadline passes; the standings freeze), and without NATS there are no
+// events at all. The Server keeps a ladder's leaderboard for a second, so the fit runs at
+// most once a second however many browsers poll.
 //
 // # Safety
 //

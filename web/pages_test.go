@@ -13,7 +13,7 @@ func TestPagesServed(t *testing.T) {
 	f := newFixture(t)
 	hs := newTestServer(t, Config{Store: f.db})
 	script := regexp.MustCompile(`<script[^>]*>`)
-	for _, page := range []string{"/", "/index.html", "/tournament.html", "/game.html", "/player.html"} {
+	for _, page := range []string{"/", "/index.html", "/tournament.html", "/game.html", "/player.html", "/ladder.html", "/entry.html"} {
 		t.Run(page, func(t *testing.T) {
 			resp := get(t, hs.URL+page)
 			body, _ := io.ReadAll(resp.Body)

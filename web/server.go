@@ -41,6 +41,9 @@ type Server struct {
 	hub       *hub
 	sub       *nats.Subscription
 	standings standingsCache
+	// boards and ladderGames keep each ladder's leaderboard and games list for a moment.
+	boards      ttlCache[ladderJSON]
+	ladderGames ttlCache[[]store.LadderGame]
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -69,6 +72,8 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /api/tournaments/{id}", s.handleTournament)
 	s.mux.HandleFunc("GET /api/tournaments/{id}/sprt", s.handleSPRT)
 	s.mux.HandleFunc("GET /api/games/{id}", s.handleGame)
+	s.mux.HandleFunc("GET /api/ladders/{id}", s.handleLadder)
+	s.mux.HandleFunc("GET /api/ladders/{id}/entries/{entry}", s.handleLadderEntry)
 	s.mux.HandleFunc("GET /api/players/{name}", s.handlePlayer)
 	s.mux.HandleFunc("GET /api/live", s.handleLive)
 	s.mux.HandleFunc("GET /api/live/games/{id}", s.handleLiveGame)

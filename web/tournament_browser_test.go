@@ -41,13 +41,20 @@ type liveTournament struct {
 	db   *sqlite.DB
 	id   int64
 	url  string
-	done chan referee.Result // every finished game, as the Director records it
+	done chan referee.Result // finished games, as the Director records them (some dropped when nobody reads)
 	errc chan error          // Run's result
 }
 
-// startLiveTournament plays spec (its external players answered by slow, which waits
-// pace before each move) and serves it.
-func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace time.Duration, note string) *liveTournament {
+// arena is what a live tournament is played with, for one test: an embedded NATS
+// server, the referee with its lobby, a Director and its SQLite store.
+type arena struct {
+	ctx  context.Context // ends with the test
+	nats string
+	db   *sqlite.DB
+	d    *organizer.Director
+}
+
+func newArena(t *testing.T) *arena {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -56,73 +63,102 @@ func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace ti
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Shutdown)
-	conn := func(name string) *nats.Conn {
-		nc, err := nats.Connect(srv.URL(), nats.Name(name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		return nc
-	}
+	a := &arena{ctx: ctx, nats: srv.URL()}
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ref, err := referee.New(referee.Config{Conn: conn("referee"), Log: zerolog.Nop()})
+	ref, err := referee.New(referee.Config{Conn: a.conn(t, "referee"), Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := ref.StartLobby(ctx, 100*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: srv.URL(), Version: "test", Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
-	t.Cleanup(d.Close)
+	a.db = db
+	a.d = organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: a.nats, Version: "test", Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)})
+	t.Cleanup(a.d.Close)
+	return a
+}
 
-	external := slow != ""
-	if external {
-		agent := agent.Func(func(ctx context.Context, turn agent.Turn) (agent.Decision, error) {
-			select {
-			case <-time.After(pace):
-			case <-ctx.Done():
-			}
-			// The move that leaves the opponent fewest replies: a real game, not a walkover.
-			best, fewest := turn.Legal[0], 1<<30
-			for _, m := range turn.Legal {
-				st := turn.State.Clone()
-				if err := st.Play(m); err != nil {
-					continue
-				}
-				n := len(st.LegalMoves(st.ToMove(), nil))
-				if n < fewest {
-					best, fewest = m, n
-				}
-			}
-			return agent.Decision{Move: best, Info: protocol.SearchInfo{Depth: 1, Nodes: int64(len(turn.Legal)), Note: note}}, nil
-		})
-		pctx, stop := context.WithCancel(ctx)
-		pc := conn(slow)
-		served := make(chan struct{})
-		go func() {
-			defer close(served)
-			cfg := players.Config{Name: slow, Agent: "fewest-replies", Version: "1", Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
-			if err := players.Serve(pctx, pc, cfg, agent); err != nil && pctx.Err() == nil {
-				t.Errorf("player %s: %v", slow, err)
-			}
-		}()
-		t.Cleanup(func() { stop(); <-served })
-	}
-	id, _, err := d.Create(ctx, spec, "", external)
+func (a *arena) conn(t *testing.T, name string) *nats.Conn {
+	t.Helper()
+	nc, err := nats.Connect(a.nats, nats.Name(name))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// serve plays an external player, name at version, over the bus until the test ends or
+// the returned stop is called: it waits pace before each move, then plays the move that
+// leaves the opponent fewest replies (a real game, not a walkover), with note as its
+// search note.
+func (a *arena) serve(t *testing.T, name, version string, pace time.Duration, note string) (stop func()) {
+	t.Helper()
+	play := agent.Func(func(ctx context.Context, turn agent.Turn) (agent.Decision, error) {
+		select {
+		case <-time.After(pace):
+		case <-ctx.Done():
+		}
+		best, fewest := turn.Legal[0], 1<<30
+		for _, m := range turn.Legal {
+			st := turn.State.Clone()
+			if err := st.Play(m); err != nil {
+				continue
+			}
+			n := len(st.LegalMoves(st.ToMove(), nil))
+			if n < fewest {
+				best, fewest = m, n
+			}
+		}
+		return agent.Decision{Move: best, Info: protocol.SearchInfo{Depth: 1, Nodes: int64(len(turn.Legal)), Note: note}}, nil
+	})
+	pctx, cancel := context.WithCancel(a.ctx)
+	pc := a.conn(t, name)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		cfg := players.Config{Name: name, Agent: "fewest-replies", Version: version, Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
+		if err := players.Serve(pctx, pc, cfg, play); err != nil && pctx.Err() == nil {
+			t.Errorf("player %s: %v", name, err)
+		}
+	}()
+	stop = func() { cancel(); <-served }
+	t.Cleanup(stop)
+	return stop
+}
+
+// create makes a tournament of spec.
+func (a *arena) create(t *testing.T, spec organizer.Spec, external bool) int64 {
+	t.Helper()
+	id, _, err := a.d.Create(a.ctx, spec, "", external)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// run plays tournament id until the test ends, served by a Server that follows its games.
+func (a *arena) run(t *testing.T, id int64) *liveTournament {
+	t.Helper()
+	db := a.db
 	standings := func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error) {
 		return organizer.StandingsOf(ctx, db, t, games)
 	}
-	hs := newTestServer(t, Config{Store: db, NATS: conn("web"), Standings: standings})
+	hs := newTestServer(t, Config{Store: db, NATS: a.conn(t, "web"), Standings: standings})
 	lt := &liveTournament{db: db, id: id, url: hs.URL, done: make(chan referee.Result, 64), errc: make(chan error, 1)}
+	ctx, cancel := context.WithCancel(a.ctx)
 	go func() {
-		lt.errc <- d.Run(ctx, id, nil, func(_, _ int, res referee.Result) { lt.done <- res })
+		lt.errc <- a.d.Run(ctx, id, nil, func(_, _ int, res referee.Result) {
+			// A ladder plays more games than a test reads: never hold it up.
+			select {
+			case lt.done <- res:
+			default:
+			}
+		})
 	}()
 	// Run ends with the test: the server and the store close after it.
 	t.Cleanup(func() {
@@ -134,6 +170,17 @@ func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace ti
 		}
 	})
 	return lt
+}
+
+// startLiveTournament plays spec (its external player, if slow is not empty, answered by
+// serve with pace and note) and serves it.
+func startLiveTournament(t *testing.T, spec organizer.Spec, slow string, pace time.Duration, note string) *liveTournament {
+	t.Helper()
+	a := newArena(t)
+	if slow != "" {
+		a.serve(t, slow, "1", pace, note)
+	}
+	return a.run(t, a.create(t, spec, slow != ""))
 }
 
 // nextGame waits for the next recorded game and returns it as stored.
@@ -225,6 +272,23 @@ func TestBrowserLiveTournament(t *testing.T) {
 // maxScreenshot keeps the documentation's images small.
 const maxScreenshot = 150 << 10
 
+// screenshot saves a PNG of the browser's viewport at path: the viewport only, since a
+// long move list would make a page image too big for the docs.
+func screenshot(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) > maxScreenshot {
+		t.Errorf("%s: %d bytes, PNG %v; want a PNG of at most %d bytes", path, len(png), bytes.HasPrefix(png, []byte("\x89PNG")), maxScreenshot)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d bytes", path, len(png))
+}
+
 // TestScreenshots saves a PNG of each page during a live tournament into the directory
 // ARENA_SCREENSHOTS names (docs/web for the documentation):
 //
@@ -253,19 +317,7 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(300 * time.Millisecond) // let the graph and live boards draw
-		// The viewport only: a long move list would make a page image too big for the docs.
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) > maxScreenshot {
-			t.Errorf("%s: %d bytes, PNG %v; want a PNG of at most %d bytes", name, len(png), bytes.HasPrefix(png, []byte("\x89PNG")), maxScreenshot)
-		}
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %d bytes", path, len(png))
+		screenshot(t, ctx, filepath.Join(dir, name))
 	}
 	// Wait for a couple of games so the standings and lists have something in them, with
 	// one of d3's (it reports its search) among them.

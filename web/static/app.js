@@ -24,6 +24,10 @@ function svg(tag, attrs) {
   return e;
 }
 
+// fill replaces a node's children, leaving out null and undefined (which replaceChildren
+// would show as the text "null").
+function fill(node, ...children) { node.replaceChildren(...children.filter(c => c !== undefined && c !== null)); }
+
 function main() { return document.getElementById("main"); }
 function setMain(...children) { main().replaceChildren(...children); }
 function param(name) { return new URLSearchParams(location.search).get(name); }
@@ -46,6 +50,12 @@ function playerLink(name) { return el("a", { href: "player.html?name=" + encodeU
 function gameLink(id, text) { return el("a", { href: "game.html?id=" + encodeURIComponent(id) }, text); }
 function liveLink(id, text) { return el("a", { href: "game.html?live=" + encodeURIComponent(id) }, text); }
 function tournamentLink(id, text) { return el("a", { href: "tournament.html?id=" + encodeURIComponent(id) }, text); }
+function ladderLink(id, text) { return el("a", { href: "ladder.html?id=" + encodeURIComponent(id) }, text); }
+function entryLink(ladder, entry, text) {
+  return el("a", { href: "entry.html?ladder=" + encodeURIComponent(ladder) + "&entry=" + encodeURIComponent(entry) }, text);
+}
+// A tournament's page: a ladder has its own.
+function anyTournamentLink(t, text) { return t.format === "ladder" ? ladderLink(t.id, text) : tournamentLink(t.id, text); }
 
 function table(headers, rows) {
   return el("table", { class: "data" },
@@ -225,8 +235,10 @@ async function tournamentsPage() {
   setMain(el("h1", null, "Tournaments"),
     ts.length === 0 ? el("p", { class: "muted" }, "No tournaments yet.") :
       table(["#", "Game", "Format", "Time control", "Status", "Games", "ETA", "Players", "Created"],
-        ts.map(t => row(tournamentLink(t.id, "#" + t.id), t.game, t.format, t.time_control, t.status,
-          t.played + " / " + t.total, eta(t), String(t.players.length), t.created))));
+        ts.map(t => row(anyTournamentLink(t, "#" + t.id), t.game, t.format, t.time_control, t.status,
+          t.format === "ladder" ? String(t.played) : t.played + " / " + t.total,
+          t.format === "ladder" ? (t.deadline && t.status === "running" ? "deadline " + untilText(t.deadline) : "") : eta(t),
+          String(t.players.length), t.created))));
 }
 
 // crosstableView shows each player's score against each other, row player first.
@@ -257,9 +269,10 @@ async function tournamentPage() {
     const d = await api("api/tournaments/" + encodeURIComponent(id || "") + (param("games") === "all" ? "?games=all" : ""));
     const t = d.tournament;
     document.title = "Tournament " + t.id + " - Arena";
-    head.replaceChildren(el("h1", null, "Tournament #" + t.id + ": " + t.game),
+    fill(head, el("h1", null, "Tournament #" + t.id + ": " + t.game),
       el("p", null, t.format + ", " + t.time_control + ", " + t.status + ", " + t.played + " of " + t.total + " games played" +
-        (eta(t) ? ", " + eta(t) : "")));
+        (eta(t) ? ", " + eta(t) : "")),
+      t.format === "ladder" ? el("p", null, "A ladder: see ", ladderLink(t.id, "its leaderboard"), ".") : null);
     standingsBox.replaceChildren(d.standings ? table(["Rank", "Player", "Games", "W", "D", "L", "Score", "%", "Elo", "Rating"],
       d.standings.map(r => row(String(r.rank), playerLink(r.player), String(r.games), String(r.wins), String(r.draws),
         String(r.losses), fmtNum(r.score, 1), fmtNum(r.score_pct, 1), fmtNum(r.elo, 0),
@@ -267,7 +280,7 @@ async function tournamentPage() {
       : el("p", { class: "muted" }, d.standings_error || "Standings are not available."));
     crossBox.replaceChildren(crosstableView(d.crosstable));
     endsBox.replaceChildren(d.standings ? terminationsView(d.standings) : el("p", { class: "muted" }, "Not available."));
-    gamesBox.replaceChildren(d.games.length === 0 ? el("p", { class: "muted" }, "No games recorded yet.") :
+    fill(gamesBox, d.games.length === 0 ? el("p", { class: "muted" }, "No games recorded yet.") :
       table(["#", "Round", "Players", "Result", "Reason", "Plies", ""],
         d.games.map(g => row(String(g.index), String(g.round), players(g.players), g.result, g.reason, String(g.plies),
           gameLink(g.id, "view")))),
@@ -385,7 +398,8 @@ async function gamePage() {
     const parts = [el("h1", null, (g.game || "Game") + ": ", players(g.players))];
     const status = g.live ? "in progress" : g.result + (g.reason ? " (" + g.reason + ")" : "");
     parts.push(el("p", null, "Result: " + status + (g.detail ? " - " : ""), g.detail ? el("span", { class: "detail" }, g.detail) : null));
-    if (g.tournament_id) parts.push(el("p", null, tournamentLink(g.tournament_id, "Tournament #" + g.tournament_id), g.index ? ", game " + g.index : "",
+    if (g.tournament_id) parts.push(el("p", null, g.tournament_format === "ladder" ? ladderLink(g.tournament_id, "Ladder #" + g.tournament_id) :
+      tournamentLink(g.tournament_id, "Tournament #" + g.tournament_id), g.index ? ", game " + g.index : "",
       g.time_control ? ", time control " + g.time_control : ""));
     if (g.recorded) parts.push(el("p", null, gameLink(g.recorded, "The recorded game, with times and search information")));
     if (g.replay_error) parts.push(el("p", { class: "error" }, "Positions shown up to where the replay stopped: " + g.replay_error));
@@ -501,7 +515,172 @@ async function playerPage() {
         players(g.players), g.result, g.reason, fmtNum(g.score, 1)))));
 }
 
-const pages = { tournaments: tournamentsPage, tournament: tournamentPage, game: gamePage, player: playerPage };
+// ---- Ladders ----
+
+// A ladder's pages poll its API every two seconds rather than follow the live stream:
+// a leaderboard changes on things no game event tells (an entrant joins, fails
+// validation or is replaced, the deadline passes, the final standings freeze), and the
+// stream has no events at all under `arena web` without a NATS server. The server keeps
+// each ladder's leaderboard for a second, so the browsers watching cost it one fit a
+// second, however many they are.
+const LADDER_POLL_MS = 2000;
+
+// repeat calls refresh every ms, skipping it while the page is hidden; a failure shows in
+// note (the last good data stays on the page) until the next success.
+function repeat(ms, refresh, note) {
+  const tick = () => {
+    const next = () => setTimeout(tick, ms);
+    if (document.hidden) { next(); return; }
+    refresh().then(() => { note.replaceChildren(); }, err => {
+      note.replaceChildren(el("span", { class: "error" }, "Not updated: " + (err && err.message ? err.message : err)));
+    }).finally(next);
+  };
+  setTimeout(tick, ms);
+}
+
+function fmtTime(iso) { const d = new Date(iso); return isNaN(d) ? "" : d.toLocaleString(); }
+
+// untilText says how far away a time is: "in 12 min", or "passed".
+function untilText(iso) {
+  const s = (Date.parse(iso) - Date.now()) / 1000;
+  if (!(s > 0)) return "passed";
+  if (s < 90) return "in " + Math.round(s) + "s";
+  if (s < 5400) return "in " + Math.round(s / 60) + " min";
+  if (s < 172800) return "in " + (s / 3600).toFixed(1) + " h";
+  return "in " + Math.round(s / 86400) + " days";
+}
+
+// phaseText says where a ladder is: open until its deadline, playing its final, or done.
+function phaseText(b) {
+  const top = "the top " + b.final_top + " play a round-robin final";
+  switch (b.phase) {
+    case "open": return "Open until the deadline, " + fmtTime(b.deadline) + " (" + untilText(b.deadline) + "); then " + top + ".";
+    case "final": return "Final phase: the deadline (" + fmtTime(b.deadline) + ") has passed and " + top + ".";
+    case "finished": return "Finished: final standings, frozen.";
+  }
+  return b.phase;
+}
+
+// statusText is an entry's status: how far its validation is, why it failed, whether it
+// plays the final. A reason comes from the player's engine: text only.
+function statusText(r, b, short) {
+  let s = r.status;
+  if (r.status === "validating") s += " " + r.validation_games + "/" + b.validation.games;
+  if (r.reason && !short) s += ": " + r.reason;
+  if ((b.final || []).includes(r.entry)) s += ", finalist";
+  return s;
+}
+
+function ratingText(r) {
+  if (!(r.games > 0)) return "";
+  return fmtNum(r.rating, 0) + (r.error >= 0 ? " \u00b1 " + fmtNum(r.error, 0) : "");
+}
+
+function finalText(r, b) { return (b.final || []).includes(r.entry) ? fmtNum(r.final_points, 1) + "/" + r.final_games : ""; }
+
+// leaderboard is the ladder's table; on the projector it has no links and a short status.
+function leaderboard(b, projector) {
+  const final = (b.final || []).length > 0;
+  const headers = ["Rank", "Entrant", "Version", "Rating", "Games", "W", "D", "L", ...(final ? ["Final"] : []), "Status"];
+  const rows = b.rows.map(r => {
+    const cell = (cls, ...c) => el("td", { class: cls }, ...c);
+    return el("tr", { class: "status-" + r.status, "data-entry": r.entry, "data-player": r.player },
+      cell("rank", r.rank ? String(r.rank) : ""),
+      cell("player", projector ? r.player : entryLink(b.tournament, r.entry, r.player)),
+      cell("version", r.version),
+      cell("rating", ratingText(r)),
+      cell("games", String(r.games)),
+      cell("wins", String(r.wins)), cell("draws", String(r.draws)), cell("losses", String(r.losses)),
+      final ? cell("final", finalText(r, b)) : null,
+      cell("status", statusText(r, b, projector)));
+  });
+  const t = table(headers, rows);
+  t.id = "leaderboard";
+  return t;
+}
+
+// fitRows drops a table's last rows until the page fits the window: the projector shows
+// the top of the leaderboard, never a scroll bar.
+function fitRows(t) {
+  const rows = [...t.tBodies[0].rows];
+  const over = () => document.documentElement.scrollHeight > window.innerHeight;
+  for (let i = rows.length - 1; i > 0 && over(); i--) rows[i].remove();
+}
+
+async function ladderPage() {
+  const id = param("id") || "";
+  const projector = param("view") === "projector";
+  const head = el("div"), board = el("div", { id: "board-box" }), note = el("div", { id: "note" });
+  let last = null;
+  function draw() {
+    const b = last;
+    const name = b.name || "Ladder #" + b.tournament;
+    document.title = name + " - Arena";
+    const t = leaderboard(b, projector);
+    if (projector) {
+      head.replaceChildren(el("h1", null, name + ": " + b.game), el("p", { id: "phase" }, phaseText(b)));
+      board.replaceChildren(t);
+      fitRows(t);
+      return;
+    }
+    head.replaceChildren(el("h1", null, name + ": " + b.game),
+      el("p", { id: "phase" }, phaseText(b)),
+      el("p", null, b.games + " games played (validation games included), time control " + b.time_control +
+        "; each new entry first plays " + b.validation.games + " validation games against " + b.validation.opponent + ". ",
+        el("a", { href: "ladder.html?id=" + encodeURIComponent(b.tournament) + "&view=projector", id: "projector-link" }, "Projector view"),
+        ", ", tournamentLink(b.tournament, "every game"), "."));
+    board.replaceChildren(t, el("p", { class: "muted" }, "Rating: maximum likelihood over the rated games, \u00b1 its 95% error bar. " +
+      "Updated every " + LADDER_POLL_MS / 1000 + " s."));
+  }
+  async function refresh() {
+    last = await api("api/ladders/" + encodeURIComponent(id));
+    draw();
+  }
+  if (projector) document.body.classList.add("projector");
+  await refresh();
+  setMain(head, board, note);
+  if (projector) { fitRows(board.querySelector("table")); window.addEventListener("resize", draw); }
+  repeat(LADDER_POLL_MS, refresh, note);
+}
+
+function outcome(score) { return score === 1 ? "win" : score === 0 ? "loss" : "draw"; }
+
+async function entryPage() {
+  const ladder = param("ladder") || "", entry = param("entry") || "";
+  const head = el("div"), versions = el("div", { id: "versions" }), games = el("div", { id: "games" }), note = el("div", { id: "note" });
+  async function refresh() {
+    const d = await api("api/ladders/" + encodeURIComponent(ladder) + "/entries/" + encodeURIComponent(entry) +
+      (param("games") === "all" ? "?games=all" : ""));
+    const e = d.entry, L = d.ladder;
+    document.title = e.player + " " + e.version + " - Arena";
+    head.replaceChildren(
+      el("p", null, ladderLink(L.tournament, (L.name || "Ladder #" + L.tournament) + ": " + L.game), " \u2014 " + phaseText(L)),
+      el("h1", null, e.player + " ", el("span", { class: "version" }, e.version)),
+      table(["Rank", "Rating", "Games", "W", "D", "L", "Validation", "Final", "Status", "Joined"],
+        [row(e.rank ? String(e.rank) : "", ratingText(e), String(e.games), String(e.wins), String(e.draws), String(e.losses),
+          e.validation_games + "/" + L.validation.games, finalText(e, L), statusText(e, L), fmtTime(e.joined))]),
+      el("p", null, "All of ", playerLink(e.player), "'s games, in every tournament."));
+    versions.replaceChildren(d.versions.length === 0 ? el("p", { class: "muted" }, "No other versions.") :
+      table(["Version", "Rank", "Rating", "Games", "Status", "Joined"],
+        d.versions.map(v => row(entryLink(L.tournament, v.entry, v.version), v.rank ? String(v.rank) : "", ratingText(v),
+          String(v.games), statusText(v, L), fmtTime(v.joined)))));
+    fill(games, d.games.length === 0 ? el("p", { class: "muted" }, "No games yet.") :
+      table(["#", "Phase", "Opponent", "Version", "Colour", "Result", "Reason", "Plies", "Ended", ""],
+        d.games.map(g => row(String(g.index), g.phase,
+          g.opponent_entry ? entryLink(L.tournament, g.opponent_entry, g.opponent) : g.opponent, g.opponent_version, g.colour,
+          outcome(g.score) + " (" + g.result + ")", g.reason, String(g.plies), fmtTime(g.ended), gameLink(g.id, "replay")))),
+      d.games_total > d.games.length ? el("p", { class: "muted" }, "The last " + d.games.length + " of " + d.games_total + " games; ",
+        el("a", { href: "entry.html?ladder=" + encodeURIComponent(L.tournament) + "&entry=" + encodeURIComponent(e.entry) + "&games=all" },
+          "show all"), ".") : null);
+  }
+  await refresh();
+  setMain(head, el("h2", null, "Other versions"), versions, el("h2", null, "Games, newest first"), games, note);
+  repeat(LADDER_POLL_MS, refresh, note);
+}
+
+const pages = {
+  tournaments: tournamentsPage, tournament: tournamentPage, game: gamePage, player: playerPage, ladder: ladderPage, entry: entryPage,
+};
 document.addEventListener("DOMContentLoaded", () => {
   const page = pages[document.body.dataset.page];
   if (page) page().catch(showError);

@@ -185,7 +185,7 @@ func TestCompletionBash(t *testing.T) {
 		want string // COMPREPLY, sorted, space-separated
 	}{
 		{"arena tour", "tournament"},
-		{"arena c", "cancel capture-problems check-engine completion credentials"},
+		{"arena c", "cancel capture-problems check-engine completion course credentials"},
 		{"arena tournament --rou", "--rounds"},
 		{"arena tournament --pl", "--players"},
 		{"arena credentials ", "add export list remove"},

@@ -146,7 +146,7 @@ type Config struct {
 
 // DirUID returns the uid that a sandbox of dir runs as when the caller is root and the
 // Config's UID is 0: one of UIDCount uids from UIDBase, from a hash of dir's absolute
-// path. Two directories may draw the same uid (with a hundred engines, the odds are
+// path, links resolved. Two directories may draw the same uid (with a hundred engines, the odds are
 // about 7%); docs/security.md says why that weakens nothing on kernels since 5.14.
 func DirUID(dir string) int {
 	h := fnv.New32a()

@@ -296,9 +296,6 @@ type Submissions interface {
 	// Submissions returns the submissions of one player, or of all with name "",
 	// newest first, without archives; at most limit of them when limit > 0.
 	Submissions(ctx context.Context, name string, limit int) ([]Submission, error)
-	// LatestSubmissions returns the newest submission of every player, by name, without
-	// archives.
-	LatestSubmissions(ctx context.Context) ([]Submission, error)
 	// SetSubmissionState records a submission's new state and log, stamps Updated, and
 	// returns the submission as stored (without its archive). An unknown submission fails
 	// with ErrNotFound; an unknown state or a log over MaxSubmissionLog bytes with

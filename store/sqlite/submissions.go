@@ -106,13 +106,6 @@ func (db *DB) Submissions(ctx context.Context, name string, limit int) ([]store.
 	return db.submissions(ctx, q, args)
 }
 
-// LatestSubmissions returns the newest submission of every player, by name, without
-// archives.
-func (db *DB) LatestSubmissions(ctx context.Context) ([]store.Submission, error) {
-	return db.submissions(ctx, "SELECT "+submissionColumns+` FROM engine_submissions s
-		WHERE version = (SELECT max(version) FROM engine_submissions WHERE name = s.name) ORDER BY name`, nil)
-}
-
 func (db *DB) submissions(ctx context.Context, q string, args []any) ([]store.Submission, error) {
 	var out []store.Submission
 	err := each(ctx, db.r, q, args, func(rows *sql.Rows) error {

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"archive/tar"
-	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -11,104 +10,23 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// member is one entry of a test archive.
-type member struct {
-	name string
-	body string
-	mode int64 // permission bits; 0 means 0644 for a file
-	kind byte  // a tar type flag; 0 is a regular file
-	link string
-	size int64 // a declared size other than len(body), for tar; 0 means len(body)
-}
+	at "github.com/arenaref/arena/players/hosted/archive/archivetest"
+)
 
 const manifest = "protocol = \"line\"\nrun = \"./engine\"\n"
 
-func tarGz(t testing.TB, ms ...member) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for _, m := range ms {
-		h := &tar.Header{Name: m.name, Mode: m.mode, Typeflag: m.kind, Linkname: m.link, Size: int64(len(m.body)), Format: tar.FormatPAX}
-		if h.Typeflag == 0 {
-			h.Typeflag = tar.TypeReg
-		}
-		if h.Mode == 0 {
-			h.Mode = 0o644
-		}
-		if h.Typeflag != tar.TypeReg {
-			h.Size = 0
-		}
-		if err := tw.WriteHeader(h); err != nil {
-			t.Fatal(err)
-		}
-		if h.Size > 0 {
-			if _, err := tw.Write([]byte(m.body)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-func zipOf(t testing.TB, ms ...member) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, m := range ms {
-		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate}
-		mode := fs.FileMode(m.mode)
-		if mode == 0 {
-			mode = 0o644
-		}
-		switch m.kind {
-		case tar.TypeDir:
-			mode |= fs.ModeDir
-		case tar.TypeSymlink:
-			mode |= fs.ModeSymlink
-		case tar.TypeChar:
-			mode |= fs.ModeDevice | fs.ModeCharDevice
-		case tar.TypeFifo:
-			mode |= fs.ModeNamedPipe
-		}
-		h.SetMode(mode)
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := m.body
-		if m.kind == tar.TypeSymlink {
-			body = m.link
-		}
-		if _, err := w.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func TestUnpack(t *testing.T) {
-	ms := []member{
-		{name: "./", kind: tar.TypeDir, mode: 0o755},
-		{name: "./arena.toml", body: manifest},
-		{name: "./src/", kind: tar.TypeDir, mode: 0o700},
-		{name: "./src/engine.c", body: "int main(void) { return 0; }\n"},
-		{name: "./run.sh", body: "#!/bin/sh\n", mode: 0o4775},
-		{name: "deep/er/file.txt", body: "x"},
-		{name: "empty", body: ""},
+	ms := []at.Member{
+		{Name: "./", Kind: tar.TypeDir, Mode: 0o755},
+		{Name: "./arena.toml", Body: manifest},
+		{Name: "./src/", Kind: tar.TypeDir, Mode: 0o700},
+		{Name: "./src/engine.c", Body: "int main(void) { return 0; }\n"},
+		{Name: "./run.sh", Body: "#!/bin/sh\n", Mode: 0o4775},
+		{Name: "deep/er/file.txt", Body: "x"},
+		{Name: "empty", Body: ""},
 	}
-	for format, data := range map[string][]byte{"tar.gz": tarGz(t, ms...), "zip": zipOf(t, ms[1:]...)} {
+	for format, data := range map[string][]byte{"tar.gz": at.TarGz(t, ms...), "zip": at.Zip(t, ms[1:]...)} {
 		t.Run(format, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "s1")
 			st, err := Unpack(data, dir, DefaultLimits)
@@ -159,48 +77,48 @@ func TestUnpack(t *testing.T) {
 }
 
 func TestUnpackRefuses(t *testing.T) {
-	ok := member{name: "arena.toml", body: manifest}
+	ok := at.Member{Name: "arena.toml", Body: manifest}
 	small := Limits{MaxArchive: 1 << 20, MaxTotal: 100, MaxFile: 60, MaxFiles: 4, MaxName: 40}
 	tests := []struct {
 		name  string
-		ms    []member
+		ms    []at.Member
 		lim   *Limits
 		want  string
 		noZip bool // the case cannot be written as a zip
 	}{
-		{"absolute path", []member{ok, {name: "/etc/passwd", body: "x"}}, nil, "absolute path", false},
-		{"dot-dot", []member{ok, {name: "../escape", body: "x"}}, nil, `".." component`, false},
-		{"dot-dot inside", []member{ok, {name: "a/../../escape", body: "x"}}, nil, `".." component`, false},
-		{"dot component", []member{ok, {name: "a/./b", body: "x"}}, nil, `"." component`, false},
-		{"empty component", []member{ok, {name: "a//b", body: "x"}}, nil, "empty", false},
-		{"backslash", []member{ok, {name: `a\..\b`, body: "x"}}, nil, "backslash", false},
-		{"control character", []member{ok, {name: "a\nb", body: "x"}}, nil, "control character", false},
-		{"invalid UTF-8", []member{ok, {name: "a\xffb", body: "x"}}, nil, "UTF-8", false},
-		{"symlink", []member{ok, {name: "link", kind: tar.TypeSymlink, link: "/etc/passwd"}}, nil, "symbolic link", false},
-		{"symlink in a directory", []member{ok, {name: "d/", kind: tar.TypeDir}, {name: "d/l", kind: tar.TypeSymlink, link: "../../x"}}, nil, "symbolic link", false},
-		{"hard link", []member{ok, {name: "link", kind: tar.TypeLink, link: "arena.toml"}}, nil, "hard link", true},
-		{"device", []member{ok, {name: "null", kind: tar.TypeChar}}, nil, "device", false},
-		{"fifo", []member{ok, {name: "pipe", kind: tar.TypeFifo}}, nil, "FIFO", false},
-		{"twice", []member{ok, {name: "a", body: "1"}, {name: "a", body: "2"}}, nil, "appears twice", false},
-		{"manifest twice", []member{ok, {name: "./arena.toml", body: manifest}}, nil, "appears twice", false},
-		{"file as a directory", []member{ok, {name: "a", body: "1"}, {name: "a/b", body: "2"}}, nil, "which is a file", false},
-		{"directory as a file", []member{ok, {name: "a/b", body: "1"}, {name: "a", body: "2"}}, nil, "a file and a directory", false},
-		{"too many files", []member{ok, {name: "a"}, {name: "b"}, {name: "c"}, {name: "d"}}, &small, "more than 4 files", false},
-		{"a file too large", []member{ok, {name: "big", body: strings.Repeat("x", 61)}}, &small, "more than the limit of 60", false},
-		{"too much in all", []member{ok, {name: "a", body: strings.Repeat("x", 50)}, {name: "b", body: strings.Repeat("x", 50)}}, &small, "more than the limit of 100 bytes in all", false},
-		{"a long name", []member{ok, {name: strings.Repeat("n", 41), body: "x"}}, &small, "more than 40", false},
-		{"no manifest", []member{{name: "engine.c", body: "x"}}, nil, "no arena.toml at the archive's root: it says how", false},
-		{"manifest one level down", []member{{name: "bot/", kind: tar.TypeDir}, {name: "bot/arena.toml", body: manifest}}, nil, "but bot/arena.toml: make the archive from inside bot", false},
-		{"manifest is a directory", []member{{name: "arena.toml/", kind: tar.TypeDir}, {name: "arena.toml/x", body: "1"}}, nil, "no arena.toml", false},
+		{"absolute path", []at.Member{ok, {Name: "/etc/passwd", Body: "x"}}, nil, "absolute path", false},
+		{"dot-dot", []at.Member{ok, {Name: "../escape", Body: "x"}}, nil, `".." component`, false},
+		{"dot-dot inside", []at.Member{ok, {Name: "a/../../escape", Body: "x"}}, nil, `".." component`, false},
+		{"dot component", []at.Member{ok, {Name: "a/./b", Body: "x"}}, nil, `"." component`, false},
+		{"empty component", []at.Member{ok, {Name: "a//b", Body: "x"}}, nil, "empty", false},
+		{"backslash", []at.Member{ok, {Name: `a\..\b`, Body: "x"}}, nil, "backslash", false},
+		{"control character", []at.Member{ok, {Name: "a\nb", Body: "x"}}, nil, "control character", false},
+		{"invalid UTF-8", []at.Member{ok, {Name: "a\xffb", Body: "x"}}, nil, "UTF-8", false},
+		{"symlink", []at.Member{ok, {Name: "link", Kind: tar.TypeSymlink, Link: "/etc/passwd"}}, nil, "symbolic link", false},
+		{"symlink in a directory", []at.Member{ok, {Name: "d/", Kind: tar.TypeDir}, {Name: "d/l", Kind: tar.TypeSymlink, Link: "../../x"}}, nil, "symbolic link", false},
+		{"hard link", []at.Member{ok, {Name: "link", Kind: tar.TypeLink, Link: "arena.toml"}}, nil, "hard link", true},
+		{"device", []at.Member{ok, {Name: "null", Kind: tar.TypeChar}}, nil, "device", false},
+		{"fifo", []at.Member{ok, {Name: "pipe", Kind: tar.TypeFifo}}, nil, "FIFO", false},
+		{"twice", []at.Member{ok, {Name: "a", Body: "1"}, {Name: "a", Body: "2"}}, nil, "appears twice", false},
+		{"manifest twice", []at.Member{ok, {Name: "./arena.toml", Body: manifest}}, nil, "appears twice", false},
+		{"file as a directory", []at.Member{ok, {Name: "a", Body: "1"}, {Name: "a/b", Body: "2"}}, nil, "which is a file", false},
+		{"directory as a file", []at.Member{ok, {Name: "a/b", Body: "1"}, {Name: "a", Body: "2"}}, nil, "a file and a directory", false},
+		{"too many files", []at.Member{ok, {Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}, &small, "more than 4 files", false},
+		{"a file too large", []at.Member{ok, {Name: "big", Body: strings.Repeat("x", 61)}}, &small, "more than the limit of 60", false},
+		{"too much in all", []at.Member{ok, {Name: "a", Body: strings.Repeat("x", 50)}, {Name: "b", Body: strings.Repeat("x", 50)}}, &small, "more than the limit of 100 bytes in all", false},
+		{"a long name", []at.Member{ok, {Name: strings.Repeat("n", 41), Body: "x"}}, &small, "more than 40", false},
+		{"no manifest", []at.Member{{Name: "engine.c", Body: "x"}}, nil, "no arena.toml at the archive's root: it says how", false},
+		{"manifest one level down", []at.Member{{Name: "bot/", Kind: tar.TypeDir}, {Name: "bot/arena.toml", Body: manifest}}, nil, "but bot/arena.toml: make the archive from inside bot", false},
+		{"manifest is a directory", []at.Member{{Name: "arena.toml/", Kind: tar.TypeDir}, {Name: "arena.toml/x", Body: "1"}}, nil, "no arena.toml", false},
 	}
 	for _, tt := range tests {
 		lim := DefaultLimits
 		if tt.lim != nil {
 			lim = *tt.lim
 		}
-		formats := map[string][]byte{"tar.gz": tarGz(t, tt.ms...)}
+		formats := map[string][]byte{"tar.gz": at.TarGz(t, tt.ms...)}
 		if !tt.noZip {
-			formats["zip"] = zipOf(t, tt.ms...)
+			formats["zip"] = at.Zip(t, tt.ms...)
 		}
 		for format, data := range formats {
 			t.Run(tt.name+"/"+format, func(t *testing.T) {
@@ -220,11 +138,11 @@ func TestUnpackRefuses(t *testing.T) {
 		checkRefused(t, buf.Bytes(), DefaultLimits, "not a .tar.gz or .zip archive")
 	})
 	t.Run("truncated", func(t *testing.T) {
-		data := tarGz(t, ok, member{name: "engine.c", body: strings.Repeat("int x;\n", 1000)})
+		data := at.TarGz(t, ok, at.Member{Name: "engine.c", Body: strings.Repeat("int x;\n", 1000)})
 		checkRefused(t, data[:len(data)/2], DefaultLimits, "damaged")
 	})
 	t.Run("archive too large", func(t *testing.T) {
-		data := tarGz(t, ok)
+		data := at.TarGz(t, ok)
 		lim := DefaultLimits
 		lim.MaxArchive = int64(len(data) - 1)
 		checkRefused(t, data, lim, "more than the limit of")
@@ -265,7 +183,7 @@ func checkRefused(t *testing.T, data []byte, lim Limits, want string) {
 
 func TestUnpackIntoExisting(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Unpack(tarGz(t, member{name: "arena.toml", body: manifest}), dir, DefaultLimits); err == nil || errors.Is(err, ErrRefused) {
+	if _, err := Unpack(at.TarGz(t, at.Member{Name: "arena.toml", Body: manifest}), dir, DefaultLimits); err == nil || errors.Is(err, ErrRefused) {
 		t.Fatalf("Unpack into an existing directory: %v", err)
 	}
 }
@@ -274,17 +192,17 @@ func TestUnpackIntoExisting(t *testing.T) {
 // and whatever Unpack accepts is a tree of plain files and directories inside its
 // directory, as Inspect counted it.
 func FuzzUnpack(f *testing.F) {
-	ok := member{name: "arena.toml", body: manifest}
-	for _, ms := range [][]member{
+	ok := at.Member{Name: "arena.toml", Body: manifest}
+	for _, ms := range [][]at.Member{
 		{ok},
-		{ok, {name: "src/", kind: tar.TypeDir}, {name: "src/a.c", body: "int a;", mode: 0o755}},
-		{ok, {name: "../x", body: "x"}},
-		{ok, {name: "l", kind: tar.TypeSymlink, link: "/"}},
-		{ok, {name: "a", body: "1"}, {name: "a/b", body: "2"}},
-		{{name: "bot/arena.toml", body: manifest}},
+		{ok, {Name: "src/", Kind: tar.TypeDir}, {Name: "src/a.c", Body: "int a;", Mode: 0o755}},
+		{ok, {Name: "../x", Body: "x"}},
+		{ok, {Name: "l", Kind: tar.TypeSymlink, Link: "/"}},
+		{ok, {Name: "a", Body: "1"}, {Name: "a/b", Body: "2"}},
+		{{Name: "bot/arena.toml", Body: manifest}},
 	} {
-		f.Add(tarGz(f, ms...))
-		f.Add(zipOf(f, ms...))
+		f.Add(at.TarGz(f, ms...))
+		f.Add(at.Zip(f, ms...))
 	}
 	f.Add([]byte{})
 	f.Add([]byte{0x1f, 0x8b})

@@ -136,7 +136,7 @@ func (e *Engines) Submit(ctx context.Context, name, archiveName string, data []b
 		e.cfg.Log.Error().Err(err).Str("player", name).Msg("cannot store a submission")
 		return protocol.EngineReply{}, refuse(protocol.APIInternal, "the submission could not be stored; see the referee's log")
 	}
-	e.cfg.Log.Info().Str("player", name).Int("version", s.Version).Int64("size", s.Size).Str("sha256", s.SHA256).Msg("engine submitted")
+	e.cfg.Log.Info().Str("player", name).Str("version", protocol.EngineVersion(s.Version)).Int64("size", s.Size).Str("sha256", s.SHA256).Msg("engine submitted")
 	ev := event(s)
 	e.publish(protocol.EngineEventSubject(name), ev)
 	e.publish(protocol.SubjectHostNew, ev)
@@ -225,7 +225,7 @@ func (e *Engines) Report(ctx context.Context, req protocol.EngineRequest) (proto
 	case err != nil:
 		return protocol.EngineReply{}, e.internal(err)
 	}
-	e.cfg.Log.Info().Str("player", s.Name).Int("version", s.Version).Str("state", s.State).Msg("engine state")
+	e.cfg.Log.Info().Str("player", s.Name).Str("version", protocol.EngineVersion(s.Version)).Str("state", s.State).Msg("engine state")
 	e.publish(protocol.EngineEventSubject(s.Name), event(s))
 	return list([]store.Submission{s}, true), nil
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/players"
 	"github.com/arenaref/arena/players/engine"
@@ -53,6 +55,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		name = cred.Name
 	}
 	nc, err := players.Connect(*url, name, log, opts...)
+	if errors.Is(err, nats.ErrNoServers) {
+		// The host may start before the server: it connects once the server is up.
+		log.Warn().Str("nats", *url).Msg("no NATS server yet; connecting when it is up")
+		nc, err = players.Connect(*url, name, log, append(opts, nats.RetryOnFailedConnect(true))...)
+	}
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
 	}

@@ -91,7 +91,7 @@ func capitalWord(text string) string {
 }
 
 // daemonSubcommands are arena's subcommands that run until stopped.
-var daemonSubcommands = map[string]bool{"server": true, "referee": true, "player": true, "engine": true, "web": true}
+var daemonSubcommands = map[string]bool{"server": true, "referee": true, "player": true, "engine": true, "web": true, "host": true}
 
 // longGames is the --games from which a training or experience run is long by nature.
 const longGames = 1000

@@ -130,8 +130,9 @@ func (h *Host) Run(ctx context.Context) error {
 		return fmt.Errorf("hosted: subscribe %s: %w", protocol.SubjectHostNew, err)
 	}
 	defer sub.Unsubscribe()
+	// Not yet connected (the server is not up yet), the subscription is made on connecting.
 	if err := h.cfg.Conn.Flush(); err != nil {
-		return fmt.Errorf("hosted: %w", err)
+		h.cfg.Log.Warn().Err(err).Msg("not connected to NATS yet")
 	}
 	tick := time.NewTicker(h.cfg.Resync)
 	defer tick.Stop()

@@ -79,7 +79,7 @@ func (s *slot) loop(ctx context.Context) {
 				continue
 			}
 			log := s.run.stderr.bytes()
-			s.log.Error().Int("version", v).Int("deaths", s.h.cfg.Deaths).Dur("within", s.h.cfg.DeathWindow).Msg("the engine keeps dying; it is run_failed")
+			s.log.Error().Str("version", protocol.EngineVersion(v)).Int("deaths", s.h.cfg.Deaths).Dur("within", s.h.cfg.DeathWindow).Msg("the engine keeps dying; it is run_failed")
 			s.failed[v] = true
 			s.stop(ctx, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine died %d times within %v", log, s.h.cfg.Deaths, s.h.cfg.DeathWindow))
 		}
@@ -151,16 +151,16 @@ func (s *slot) report(ctx context.Context, v int, state, log string) {
 	s.states[v] = report{state, log}
 	req := protocol.EngineRequest{V: protocol.Version, Type: protocol.TypeHostReport, Name: s.name, Version: protocol.EngineVersion(v), State: state, Log: log}
 	if _, err := s.h.request(ctx, protocol.SubjectHostReport, req); err != nil {
-		s.log.Warn().Err(err).Int("version", v).Str("state", state).Msg("cannot report a state; it is reported again later")
+		s.log.Warn().Err(err).Str("version", protocol.EngineVersion(v)).Str("state", state).Msg("cannot report a state; it is reported again later")
 		return
 	}
-	s.log.Info().Int("version", v).Str("state", state).Msg("state reported")
+	s.log.Info().Str("version", protocol.EngineVersion(v)).Str("state", state).Msg("state reported")
 }
 
 // fail marks a version failed here and reports it.
 func (s *slot) fail(ctx context.Context, v int, state, log string) {
 	s.failed[v] = true
-	s.log.Warn().Int("version", v).Str("state", state).Str("log", lastLine(log)).Msg("engine failed")
+	s.log.Warn().Str("version", protocol.EngineVersion(v)).Str("state", state).Str("log", lastLine(log)).Msg("engine failed")
 	s.report(ctx, v, state, log)
 }
 
@@ -292,7 +292,7 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	}
 	newDialect := dialects[m.Protocol]
 	p := &player{version: v, stderr: &tail{max: 2 * protocol.MaxEngineLog}, done: make(chan struct{})}
-	log := s.log.With().Int("version", v).Logger()
+	log := s.log.With().Str("version", protocol.EngineVersion(v)).Logger()
 	opts := s.h.cfg.Engine
 	opts.Dir = dir
 	opts.Stderr = func(line string) {
@@ -356,7 +356,7 @@ func (s *slot) stop(ctx context.Context, state, log string) {
 	p.cancel()
 	<-p.done
 	if err := p.bridge.Close(); err != nil {
-		s.log.Debug().Err(err).Int("version", p.version).Msg("stop engine")
+		s.log.Debug().Err(err).Str("version", protocol.EngineVersion(p.version)).Msg("stop engine")
 	}
 	s.report(ctx, p.version, state, log)
 }

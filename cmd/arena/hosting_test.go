@@ -27,17 +27,7 @@ func TestHostedEngines(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "course.db")
-	arena := func(args ...string) (string, error) {
-		out, err := exec.CommandContext(ctx, bins.arena, args...).CombinedOutput()
-		return string(out), err
-	}
-	addCred := func(name string, extra ...string) string {
-		path := filepath.Join(dir, name+".cred")
-		if out, err := arena(append([]string{"credentials", "add", name, "--db", db, "--out", path}, extra...)...); err != nil {
-			t.Fatalf("credentials add %s: %v\n%s", name, err, out)
-		}
-		return path
-	}
+	arena, addCred := courseCommands(ctx, t, bins.arena, dir, db)
 	alice, lab, teacher := addCred("alice"), addCred("lab", "--role", "host", "--nkey"), addCred("teacher", "--role", "admin")
 	writeArchive := func(name string, data []byte) string {
 		path := filepath.Join(dir, name)
@@ -137,6 +127,24 @@ func TestHostedEngines(t *testing.T) {
 	startHost()
 	wantStatus("the same after the restarts")
 	tournament("2")
+}
+
+// courseCommands returns a runner of the arena binary at bin, and a function that adds a
+// credential to db and returns the path of its file in dir.
+func courseCommands(ctx context.Context, t *testing.T, bin, dir, db string) (arena func(args ...string) (string, error), addCred func(name string, extra ...string) string) {
+	arena = func(args ...string) (string, error) {
+		out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+		return string(out), err
+	}
+	addCred = func(name string, extra ...string) string {
+		t.Helper()
+		path := filepath.Join(dir, name+".cred")
+		if out, err := arena(append([]string{"credentials", "add", name, "--db", db, "--out", path}, extra...)...); err != nil {
+			t.Fatalf("credentials add %s: %v\n%s", name, err, out)
+		}
+		return path
+	}
+	return arena, addCred
 }
 
 // TestSubmitEngineErrors checks what submit-engine says when it cannot submit.

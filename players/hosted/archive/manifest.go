@@ -258,17 +258,6 @@ func SplitCommand(s string) ([]string, error) {
 	return words, nil
 }
 
-// Check checks an archive as Unpack would and parses its manifest, without writing
-// anything: what the referee does with a submission.
-func Check(data []byte, lim Limits) (Manifest, Stats, error) {
-	text, st, err := Inspect(data, lim)
-	if err != nil {
-		return Manifest{}, st, err
-	}
-	m, err := ParseManifest(ManifestName, text)
-	return m, st, err
-}
-
 // ReadManifest parses the manifest of an archive unpacked into dir.
 func ReadManifest(dir string) (Manifest, error) {
 	f, err := os.Open(filepath.Join(dir, ManifestName))

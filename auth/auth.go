@@ -50,6 +50,7 @@ const (
 	RoleSpectator = "spectator" // game and tournament events, read only
 	RoleAdmin     = "admin"     // the referee daemon's API (submit, status, cancel, players) and events
 	RoleReferee   = "referee"   // everything: the referee itself on an external NATS server
+	RoleHost      = "host"      // runs submitted engines as their players (arena host)
 )
 
 // Credential kinds.
@@ -64,13 +65,13 @@ const (
 // copies one into the other field by field.
 type Credential struct {
 	Name   string // the client's user name; for a player, its player name
-	Role   string // RolePlayer, RoleSpectator, RoleAdmin or RoleReferee
+	Role   string // RolePlayer, RoleSpectator, RoleAdmin, RoleHost or RoleReferee
 	Kind   string // CredentialPassword or CredentialNkey
 	Public string
 }
 
 // Roles lists the roles a credential may have, most restricted first.
-var Roles = []string{RolePlayer, RoleSpectator, RoleAdmin, RoleReferee}
+var Roles = []string{RolePlayer, RoleSpectator, RoleAdmin, RoleHost, RoleReferee}
 
 // ErrRole is wrapped by errors about an unknown role.
 var ErrRole = errors.New("auth: unknown role")
@@ -124,7 +125,10 @@ func Permissions(role, name string) (*server.Permissions, error) {
 	switch role {
 	case RolePlayer:
 		return &server.Permissions{
-			Publish: &server.SubjectPermission{Allow: []string{protocol.HelloSubject(name)}},
+			// Its hello, and its own engines: submit one, ask how they are doing.
+			Publish: &server.SubjectPermission{Allow: []string{
+				protocol.HelloSubject(name), protocol.EngineSubmitSubject(name), protocol.EngineStatusSubject(name),
+			}},
 			Subscribe: &server.SubjectPermission{Allow: []string{
 				playerSubjects(name), protocol.SubjectRollCall, InboxPrefix(role, name) + ".>",
 			}},
@@ -140,6 +144,16 @@ func Permissions(role, name string) (*server.Permissions, error) {
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: []string{APISubjects}},
 			Subscribe: &server.SubjectPermission{Allow: []string{GameEvents, TournamentEvents, InboxPrefix(role, name) + ".>"}},
+		}, nil
+	case RoleHost:
+		return &server.Permissions{
+			// Hellos of the players it runs, whoever they are, and the host API.
+			Publish: &server.SubjectPermission{Allow: []string{protocol.SubjectHelloNamed, protocol.HostSubjects}},
+			Subscribe: &server.SubjectPermission{Allow: []string{
+				"arena.v1.player.*.>", protocol.SubjectRollCall, protocol.SubjectHostNew, InboxPrefix(role, name) + ".>",
+			}},
+			// Its players' turn replies, one to each request.
+			Response: &server.ResponsePermission{MaxMsgs: 1, Expires: ResponseTTL},
 		}, nil
 	default: // referee
 		return &server.Permissions{

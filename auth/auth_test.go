@@ -20,11 +20,13 @@ func TestPermissions(t *testing.T) {
 		denyPublish bool
 		responses   bool
 	}{
-		{RolePlayer, "alice", []string{"arena.v1.lobby.hello.alice"},
+		{RolePlayer, "alice", []string{"arena.v1.lobby.hello.alice", "arena.v1.engines.submit.alice", "arena.v1.engines.status.alice"},
 			[]string{"arena.v1.player.alice.>", "arena.v1.lobby.rollcall", "arena.v1.inbox.player.alice.>"}, false, true},
 		{RoleSpectator, "watcher", nil, []string{GameEvents, TournamentEvents}, true, false},
 		{RoleAdmin, "teacher", []string{APISubjects},
 			[]string{GameEvents, TournamentEvents, "arena.v1.inbox.admin.teacher.>"}, false, false},
+		{RoleHost, "lab", []string{"arena.v1.lobby.hello.*", "arena.v1.host.>"},
+			[]string{"arena.v1.player.*.>", "arena.v1.lobby.rollcall", "arena.v1.host.new", "arena.v1.inbox.host.lab.>"}, false, true},
 		{RoleReferee, "ref", []string{">"}, []string{">"}, false, false},
 	}
 	for _, tt := range tests {

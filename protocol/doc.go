@@ -15,6 +15,11 @@
 //	arena.v1.player.<name>.turn        referee -> player, request: TurnRequest, reply: TurnReply
 //	arena.v1.player.<name>.game        referee -> player: GameNotice (start and end)
 //	arena.v1.game.<id>.events          referee -> spectators: GameEvent
+//	arena.v1.engines.submit.<name>     player -> referee, request: an engine archive, reply: EngineReply
+//	arena.v1.engines.status.<name>     player -> referee, request: EngineRequest, reply: EngineReply
+//	arena.v1.player.<name>.engine      referee -> player and host: EngineEvent
+//	arena.v1.host.list|fetch|report    host -> referee, request: EngineRequest (see engines.go)
+//	arena.v1.host.new                  referee -> host: EngineEvent
 //
 // A player says hello on its own subject, HelloSubject(name), which SubjectHelloNamed
 // matches. A bus shared with untrusted players is secured with per-player permissions that

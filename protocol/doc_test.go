@@ -30,16 +30,28 @@ var docLabels = map[string]struct {
 	decode func([]byte) (any, error)
 	typ    string
 }{
-	"hello":        {wrap(DecodeHello), TypeHello},
-	"welcome":      {wrap(DecodeWelcome), TypeWelcome},
-	"rollcall":     {wrap(DecodeRollCall), TypeRollCall},
-	"turn_request": {wrap(DecodeTurnRequest), TypeTurn},
-	"turn_reply":   {wrap(DecodeTurnReply), TypeMove},
-	"game_start":   {wrap(DecodeGameNotice), TypeGameStart},
-	"game_end":     {wrap(DecodeGameNotice), TypeGameEnd},
-	"event_start":  {wrap(DecodeGameEvent), TypeEventStart},
-	"event_move":   {wrap(DecodeGameEvent), TypeEventMove},
-	"event_end":    {wrap(DecodeGameEvent), TypeEventEnd},
+	"hello":            {wrap(DecodeHello), TypeHello},
+	"welcome":          {wrap(DecodeWelcome), TypeWelcome},
+	"rollcall":         {wrap(DecodeRollCall), TypeRollCall},
+	"turn_request":     {wrap(DecodeTurnRequest), TypeTurn},
+	"turn_reply":       {wrap(DecodeTurnReply), TypeMove},
+	"game_start":       {wrap(DecodeGameNotice), TypeGameStart},
+	"game_end":         {wrap(DecodeGameNotice), TypeGameEnd},
+	"event_start":      {wrap(DecodeGameEvent), TypeEventStart},
+	"event_move":       {wrap(DecodeGameEvent), TypeEventMove},
+	"event_end":        {wrap(DecodeGameEvent), TypeEventEnd},
+	"engine_status":    {engineRequestDecoder(TypeEngineStatus), TypeEngineStatus},
+	"host_list":        {engineRequestDecoder(TypeHostList), TypeHostList},
+	"host_fetch":       {engineRequestDecoder(TypeHostFetch), TypeHostFetch},
+	"host_report":      {engineRequestDecoder(TypeHostReport), TypeHostReport},
+	"engine_submitted": {wrap(DecodeEngineReply), TypeEngineSubmitted},
+	"engine_list":      {wrap(DecodeEngineReply), TypeEngineList},
+	"engine_state":     {wrap(DecodeEngineEvent), TypeEngineState},
+}
+
+// engineRequestDecoder decodes an engine request of type typ.
+func engineRequestDecoder(typ string) func([]byte) (any, error) {
+	return func(b []byte) (any, error) { return DecodeEngineRequest(b, typ) }
 }
 
 // docBlock is one labelled JSON block of the document.

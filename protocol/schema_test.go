@@ -60,6 +60,9 @@ var schemaMessages = []struct {
 	{"game_event", reflect.TypeFor[GameEvent]()},
 	{"api_request", reflect.TypeFor[APIRequest]()},
 	{"api_reply", reflect.TypeFor[APIReply]()},
+	{"engine_request", reflect.TypeFor[EngineRequest]()},
+	{"engine_reply", reflect.TypeFor[EngineReply]()},
+	{"engine_event", reflect.TypeFor[EngineEvent]()},
 }
 
 // optionalByDesign lists the fields that Encode always writes but the schema does not
@@ -71,7 +74,7 @@ var optionalByDesign = map[string]string{
 // nameFields are the fields the decoders check with CheckName; the schema gives them the
 // name pattern. Other name-like fields (a reply's game_id, players) are not checked by the
 // decoders, so the schema does not check them either.
-var nameFields = []string{"hello.name", "turn_request.game_id", "game_notice.game_id", "game_event.game_id"}
+var nameFields = []string{"hello.name", "turn_request.game_id", "game_notice.game_id", "game_event.game_id", "engine_submission.name", "engine_event.name"}
 
 // schemaDefFor maps the labels of docs/protocol.md and of decoders() to schema entries.
 func schemaDefFor(label string) string {
@@ -80,6 +83,12 @@ func schemaDefFor(label string) string {
 		return "game_notice"
 	case strings.HasPrefix(label, "event_"):
 		return "game_event"
+	case label == TypeEngineStatus || strings.HasPrefix(label, "host_"):
+		return "engine_request"
+	case label == TypeEngineSubmitted || label == TypeEngineList:
+		return "engine_reply"
+	case label == TypeEngineState:
+		return "engine_event"
 	}
 	return label
 }
@@ -191,15 +200,18 @@ func TestSchemaFileIsEmbedded(t *testing.T) {
 // TestSchemaTypeValues checks each message's "v" and "type" against the Go constants.
 func TestSchemaTypeValues(t *testing.T) {
 	want := map[string][]string{
-		"hello":        {TypeHello},
-		"welcome":      {TypeWelcome},
-		"rollcall":     {TypeRollCall},
-		"turn_request": {TypeTurn},
-		"turn_reply":   {TypeMove},
-		"game_notice":  {TypeGameStart, TypeGameEnd},
-		"game_event":   {TypeEventStart, TypeEventMove, TypeEventEnd},
-		"api_request":  {TypeAPICreate, TypeAPIStatus, TypeAPICancel, TypeAPIPlayers},
-		"api_reply":    {TypeAPIOK, TypeAPIError},
+		"hello":          {TypeHello},
+		"welcome":        {TypeWelcome},
+		"rollcall":       {TypeRollCall},
+		"turn_request":   {TypeTurn},
+		"turn_reply":     {TypeMove},
+		"game_notice":    {TypeGameStart, TypeGameEnd},
+		"game_event":     {TypeEventStart, TypeEventMove, TypeEventEnd},
+		"api_request":    {TypeAPICreate, TypeAPIStatus, TypeAPICancel, TypeAPIPlayers},
+		"api_reply":      {TypeAPIOK, TypeAPIError},
+		"engine_request": {TypeEngineStatus, TypeHostList, TypeHostFetch, TypeHostReport},
+		"engine_reply":   {TypeEngineSubmitted, TypeEngineList},
+		"engine_event":   {TypeEngineState},
 	}
 	defs := schemaDoc(t)["$defs"].(map[string]any)
 	for _, m := range schemaMessages {
@@ -545,6 +557,14 @@ func schemaSamples() []schemaSample {
 		schemaSample{"api_ok_status", "api_reply", APIReply{V: Version, Type: TypeAPIOK, Tournaments: []TournamentStatus{{
 			ID: 1, Name: "spring", Game: "othello", Format: "round-robin", Status: "running", Played: 3, Total: 12, Created: "2026-11-22T03:00:00Z",
 			Rows: []StandingsRow{{Rank: 1, Player: "hp1", Games: 2, Wins: 2, Score: 2, Pct: 100, Elo: 1516, Ends: map[string]int{"normal": 1}, WonBy: map[string]int{"time_forfeit": 1}}}}}}},
+		schemaSample{TypeEngineStatus, "engine_request", sampleEngineRequest(TypeEngineStatus)},
+		schemaSample{TypeHostList, "engine_request", sampleEngineRequest(TypeHostList)},
+		schemaSample{TypeHostFetch, "engine_request", sampleEngineRequest(TypeHostFetch)},
+		schemaSample{TypeHostReport, "engine_request", sampleEngineRequest(TypeHostReport)},
+		schemaSample{TypeEngineSubmitted, "engine_reply", sampleEngineSubmitted()},
+		schemaSample{TypeEngineList, "engine_reply", sampleEngineList()},
+		schemaSample{"engine_list_empty", "engine_reply", EngineReply{V: Version, Type: TypeEngineList}},
+		schemaSample{TypeEngineState, "engine_event", sampleEngineEvent()},
 		schemaSample{"api_ok_players", "api_reply", APIReply{V: Version, Type: TypeAPIOK, Players: []PlayerStatus{{
 			Name: "alice", Agent: "hp1", Version: "1", Games: []string{"othello"}, LastSeen: "2026-11-22T03:00:00Z", Connected: true}}}},
 	)
@@ -720,6 +740,24 @@ func invalidMessages(t testing.TB) []struct {
 		set("tournaments", []any{map[string]any{"id": 1, "game": "g", "format": "f", "status": "s", "played": 0, "total": 0, "created": "c",
 			"standings": []any{map[string]any{"rank": 1, "player": "p", "games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0, "score_pct": 0, "elo": 0,
 				"terminations": map[string]any{"normal": "2"}}}}}))
+	del2 := func(key string) func(map[string]any) { return func(m map[string]any) { delete(m, key) } }
+	add("engine_request/fetch without a version", "engine_request", sampleEngineRequest(TypeHostFetch), del2("version"))
+	add("engine_request/fetch of version s0", "engine_request", sampleEngineRequest(TypeHostFetch), set("version", "s0"))
+	add("engine_request/fetch of a dotted name", "engine_request", sampleEngineRequest(TypeHostFetch), set("name", "a.b"))
+	add("engine_request/report of submitted", "engine_request", sampleEngineRequest(TypeHostReport), set("state", EngineSubmitted))
+	add("engine_request/report without a state", "engine_request", sampleEngineRequest(TypeHostReport), del2("state"))
+	add("engine_request/report with a long log", "engine_request", sampleEngineRequest(TypeHostReport), set("log", strings.Repeat("x", MaxEngineLog+1)))
+	add("engine_reply/submitted without sha256", "engine_reply", sampleEngineSubmitted(), del2("sha256"))
+	add("engine_reply/submitted of size 0", "engine_reply", sampleEngineSubmitted(), set("size", 0))
+	add("engine_reply/upper-case sha256", "engine_reply", sampleEngineSubmitted(), set("sha256", strings.ToUpper(sampleSHA)))
+	add("engine_reply/error type", "engine_reply", sampleEngineSubmitted(), set("type", TypeAPIError))
+	add("engine_reply/unknown submission state", "engine_reply", EngineReply{V: Version, Type: TypeEngineList},
+		set("submissions", []any{map[string]any{"name": "a", "version": "s1", "state": "lost", "size": 1, "sha256": sampleSHA, "created": "", "updated": ""}}))
+	add("engine_reply/archive name with a slash", "engine_reply", EngineReply{V: Version, Type: TypeEngineList},
+		set("submissions", []any{map[string]any{"name": "a", "version": "s1", "state": "built", "size": 1, "sha256": sampleSHA, "created": "", "updated": "", "archive": "x/y.zip"}}))
+	add("engine_event/unknown state", "engine_event", sampleEngineEvent(), set("state", "lost"))
+	add("engine_event/bare version", "engine_event", sampleEngineEvent(), set("version", "3"))
+	add("engine_event/version with a newline", "engine_event", sampleEngineEvent(), set("version", "s3\n"))
 	for _, raw := range []string{"", "v=1", "null", "[]", `[{"v":1}]`, "{}", `{"v":1}`, `"hello"`, `{"v":1,"type":"hello","name":"a"} {}`} {
 		for _, m := range schemaMessages {
 			out = append(out, bad{m.def + "/raw " + strconv.Quote(raw), m.def, []byte(raw)})
@@ -762,6 +800,9 @@ func wireKinds() []wireKind {
 		{"game_event", wrap(DecodeGameEvent), MaxMessageSize},
 		{"api_request", decodeAnyAPIRequest, MaxAPIMessageSize},
 		{"api_reply", wrap(DecodeAPIReply), MaxAPIMessageSize},
+		{"engine_request", decodeAnyEngineRequest, MaxAPIMessageSize},
+		{"engine_reply", wrap(DecodeEngineReply), MaxAPIMessageSize},
+		{"engine_event", wrap(DecodeEngineEvent), MaxMessageSize},
 	}
 }
 
@@ -815,18 +856,32 @@ func schemaBlindSpot(k wireKind, data []byte, decErr error) string {
 	if json.Unmarshal(data, &m) != nil {
 		return ""
 	}
-	overBytes := func(key string) bool {
+	overBytes := func(key string, limit int) bool {
 		s, ok := m[key].(string)
-		return ok && len(s) > 64 && utf8.RuneCountInString(s) <= 64
+		return ok && len(s) > limit && utf8.RuneCountInString(s) <= limit
 	}
 	switch k.def {
 	case "hello":
-		if overBytes("agent") || overBytes("version") {
+		if overBytes("agent", 64) || overBytes("version", 64) {
 			return spotBytes
 		}
 	case "turn_reply":
-		if overBytes("move") {
+		if overBytes("move", 64) {
 			return spotBytes
+		}
+	case "engine_request", "engine_event":
+		if overBytes("log", MaxEngineLog) {
+			return spotBytes
+		}
+	case "engine_reply":
+		subs, _ := m["submissions"].([]any)
+		for _, s := range subs {
+			sub, _ := s.(map[string]any)
+			for key, limit := range map[string]int{"log": MaxEngineLog, "archive": MaxArchiveName} {
+				if v, ok := sub[key].(string); ok && len(v) > limit && utf8.RuneCountInString(v) <= limit {
+					return spotBytes
+				}
+			}
 		}
 	case "game_notice":
 		seat, _ := m["seat"].(float64)

@@ -49,7 +49,7 @@ const (
 // the database lets nobody onto the bus.
 type Credential struct {
 	Name    string // the client's user name; for a player, its player name
-	Role    string // RolePlayer, RoleSpectator, RoleAdmin or RoleReferee
+	Role    string // RolePlayer, RoleSpectator, RoleAdmin, RoleReferee or RoleHost
 	Kind    string // CredentialPassword or CredentialNkey
 	Public  string
 	Created time.Time
@@ -300,6 +300,65 @@ type Store interface {
 	Ladders
 	// Close releases the store.
 	Close() error
+	Submissions
+}
+
+// RoleHost is the credential role of a host of submitted engines (arena host): it runs
+// them as their players, so it may say hello for any player and answer any player's
+// turns, and use the host API. See package auth.
+const RoleHost = "host"
+
+// Submission states: as protocol.EngineStates, which the store does not import.
+const (
+	SubmissionSubmitted   = "submitted"
+	SubmissionBuilding    = "building"
+	SubmissionBuildFailed = "build_failed"
+	SubmissionBuilt       = "built"
+	SubmissionRunning     = "running"
+	SubmissionRunFailed   = "run_failed"
+	SubmissionStopped     = "stopped"
+)
+
+// MaxSubmissionLog is the longest log a submission's state keeps, in bytes.
+const MaxSubmissionLog = 4096
+
+// Submission is an engine a player submitted to be hosted (arena submit-engine): the
+// archive as it came, its manifest's text, and where its host has got with it. Version
+// counts a player's submissions from 1. SHA256 (lower-case hex) and Size are the
+// archive's; Log is the tail of the build log or of the engine's standard error that
+// came with the latest State; Updated is when State last changed.
+type Submission struct {
+	Name        string
+	Version     int
+	Created     time.Time
+	Updated     time.Time
+	ArchiveName string // the archive's file name as submitted; may be empty
+	Archive     []byte // only from Submission; nil in lists
+	SHA256      string
+	Size        int64
+	Manifest    string
+	State       string
+	Log         string
+}
+
+// Submissions keeps submitted engines, every version of every player, archives included,
+// so that a host that restarts, or a new host, finds them all again.
+type Submissions interface {
+	// AddSubmission stores a new submission of s.Name with the next version, in state
+	// submitted, and returns it as stored. SHA256 and Size are computed from s.Archive;
+	// a zero Created means now. An invalid name, an empty archive, or an archive name
+	// over 255 bytes fails with ErrInvalid.
+	AddSubmission(ctx context.Context, s Submission) (Submission, error)
+	// Submission returns one submission with its archive (ErrNotFound if there is none).
+	Submission(ctx context.Context, name string, version int) (Submission, error)
+	// Submissions returns the submissions of one player, or of all with name "",
+	// newest first, without archives; at most limit of them when limit > 0.
+	Submissions(ctx context.Context, name string, limit int) ([]Submission, error)
+	// SetSubmissionState records a submission's new state and log, stamps Updated, and
+	// returns the submission as stored (without its archive). An unknown submission fails
+	// with ErrNotFound; an unknown state or a log over MaxSubmissionLog bytes with
+	// ErrInvalid.
+	SetSubmissionState(ctx context.Context, name string, version int, state, log string) (Submission, error)
 }
 
 // Ladders keeps the entries, game tags and state of ladders. Games of a ladder are recorded

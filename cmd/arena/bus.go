@@ -49,7 +49,7 @@ func (b *busFlags) register(fs *flagSet, defaultURL, urlHelp string) {
 	fs.StringVar(&b.listen, "listen", "", "start an embedded NATS server on HOST:PORT that outside players can reach (instead of --nats)")
 	fs.BoolVar(&b.auth, "auth", false, "secure the embedded server: every client needs credentials from --db (arena credentials add), with its role's permissions")
 	fs.BoolVar(&b.insecureListen, "insecure-listen", false, "let --listen serve an address other than loopback without --auth: anyone who reaches it can read and answer every player's turns")
-	fs.IntVar(&b.maxPayload, "max-payload", 1<<20, "embedded server: the largest message it accepts, in bytes")
+	fs.IntVar(&b.maxPayload, "max-payload", natsembed.DefaultMaxPayload, "embedded server: the largest message it accepts, in bytes (submitted engines need 8454144)")
 	fs.IntVar(&b.maxConnections, "max-connections", 1024, "embedded server: the most clients connected at once")
 	fs.IntVar(&b.maxPlayers, "max-players", 1024, "the most player names the referee's lobby admits; hellos from more are refused")
 	fs.Float64Var(&b.helloRate, "hello-rate", 5, "hellos per second the lobby takes from one player (bursts of 20); more are dropped")

@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
@@ -51,7 +52,7 @@ func openCredentialsDB(ctx context.Context, path string, create bool) (*sqlite.D
 }
 
 func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials add", "NAME --db FILE [--role player|spectator|admin|referee] [--nkey] [--out FILE|-]", stderr)
+	fs := newFlagSet("credentials add", "NAME --db FILE [--role player|spectator|admin|host|referee] [--nkey] [--out FILE|-]", stderr)
 	role := fs.String("role", store.RolePlayer, "what the client may do: "+strings.Join(auth.Roles, ", "))
 	nkey := fs.Bool("nkey", false, "an nkey (a key pair; the store keeps the public key) instead of a password (the store keeps its bcrypt hash)")
 	out := fs.String("out", "", "write the credentials file here (mode 0600); - for standard output. Without it the file goes to standard output only when that is not a terminal")
@@ -110,8 +111,11 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	switch *role {
 	case store.RolePlayer:
 		hint += fmt.Sprintf("\nThe player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine", file)
+		hint += fmt.Sprintf("\nor submits its engine with: arena submit-engine --nats nats://HOST:4222 --credentials %s engine.tar.gz", file)
 	case store.RoleAdmin:
 		hint += fmt.Sprintf("\nUse it with: arena submit|status|cancel|players --nats nats://HOST:4222 --credentials %s", file)
+	case store.RoleHost:
+		hint += fmt.Sprintf("\nUse it with: arena host --nats nats://HOST:4222 --credentials %s --dir DIR", file)
 	case store.RoleReferee:
 		hint += fmt.Sprintf("\nUse it with: arena referee --nats nats://HOST:4222 --credentials %s (with a server configured by arena credentials export)", file)
 	}
@@ -215,7 +219,7 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
 	out := fs.String("out", "", "write the configuration here instead of to standard output")
 	listen := fs.String("listen", "", "add a listen line: the server's HOST:PORT")
-	maxPayload := fs.Int("max-payload", 1<<20, "the largest message the server accepts, in bytes")
+	maxPayload := fs.Int("max-payload", natsembed.DefaultMaxPayload, "the largest message the server accepts, in bytes (submitted engines need 8454144)")
 	maxConns := fs.Int("max-connections", 1024, "the most clients connected at once")
 	if err := fs.parse(args); err != nil {
 		return err

@@ -112,6 +112,12 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		subs = append(subs, sub)
 	}
+	// Submitted engines (arena submit-engine, arena host): cmd/arena/engines.go.
+	stopEngines, err := serveEngines(runCtx, b, db, log)
+	if err != nil {
+		return err
+	}
+	defer stopEngines()
 	if err := nc.Flush(); err != nil {
 		return fmt.Errorf("nats: %w", err)
 	}

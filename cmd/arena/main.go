@@ -13,7 +13,9 @@
 //	arena player --nats URL --name NAME --agent hp1
 //	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena check-engine [--protocol line|gtp|nboard] [--clock 10+0.1] -- CMD ARGS...
-//	arena credentials add NAME [--role player|spectator|admin|referee] [--nkey] --db FILE
+//	arena submit-engine --nats URL --credentials FILE [--wait 2m] ARCHIVE
+//	arena host --nats URL --credentials FILE --dir DIR [--concurrency N]
+//	arena credentials add NAME [--role player|spectator|admin|host|referee] [--nkey] --db FILE
 //	arena credentials export --db FILE --out nats-server.conf
 //	arena referee --listen 0.0.0.0:4222 --auth --db FILE  (embedded, secured server)
 //	arena server [--listen 127.0.0.1:4222]
@@ -85,6 +87,8 @@ func commands() []command {
 		{"player", "run a built-in agent as a player process", runPlayer},
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
+		{"submit-engine", "submit an engine archive (arena.toml inside) for a host to build and run as your player", runSubmitEngine},
+		{"host", "build and run submitted engines as their players, each in a sandbox", runHost},
 		{"credentials", "per-client credentials of a secured bus: add, list, remove, export (a nats-server configuration)", runCredentials},
 		{"course", "a course competition: course init makes credentials, a ladder and the students' README from a roster (docs/course.md)", runCourse},
 		{"server", "run a standalone NATS server (embedded nats-server)", runServer},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -146,17 +145,7 @@ func TestSecuredCourse(t *testing.T) {
 			defer cancel()
 			dir := t.TempDir()
 			db := filepath.Join(dir, "course.db")
-			arena := func(args ...string) (string, error) {
-				out, err := exec.CommandContext(ctx, bins.arena, args...).CombinedOutput()
-				return string(out), err
-			}
-			addCred := func(name string, extra ...string) string {
-				path := filepath.Join(dir, name+".cred")
-				if out, err := arena(append([]string{"credentials", "add", name, "--db", db, "--out", path}, extra...)...); err != nil {
-					t.Fatalf("credentials add %s: %v\n%s", name, err, out)
-				}
-				return path
-			}
+			arena, addCred := courseCommands(ctx, t, bins.arena, dir, db)
 			alice, bob, teacher := addCred("alice"), addCred("bob", "--nkey"), addCred("teacher", "--role", "admin")
 			mallory := addCred("mallory")
 

@@ -59,6 +59,11 @@ func (r *runner) setup() error {
 	if err != nil {
 		return err
 	}
+	// arena host runs each submitted engine in a sandbox as a uid of its own, which must
+	// be able to reach its directory under the scratch copy; MkdirTemp made it 0700.
+	if err := os.Chmod(r.base, 0o755); err != nil {
+		return err
+	}
 	r.repo = filepath.Join(r.base, "repo")
 	r.bin = filepath.Join(r.base, "bin")
 	for _, d := range []string{r.repo, r.bin, filepath.Join(r.base, "steps")} {

@@ -10,15 +10,22 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/arenaref/arena/protocol"
 )
+
+// DefaultMaxPayload is the embedded server's largest message unless Options say otherwise:
+// a submitted engine's archive (protocol.MaxArchiveSize, 8 MiB) with room for its headers.
+// nats-server's own default, 1 MiB, would refuse most archives.
+const DefaultMaxPayload = protocol.MaxArchiveSize + 64<<10
 
 // Options configure an embedded server. The zero value listens on 127.0.0.1 on a random
 // free port.
 type Options struct {
 	Host string // default 127.0.0.1
 	Port int    // 0 picks a free port
-	// MaxPayload is the largest message the server accepts, in bytes; 0 keeps the server's
-	// default (1 MiB).
+	// MaxPayload is the largest message the server accepts, in bytes; 0 means
+	// DefaultMaxPayload.
 	MaxPayload int32
 	// MaxConnections is the most clients connected at once; 0 keeps the server's default.
 	MaxConnections int
@@ -57,6 +64,9 @@ func Start(o Options) (*Server, error) {
 			return nil, fmt.Errorf("nats server: %w", err)
 		}
 		l.Close()
+	}
+	if o.MaxPayload == 0 {
+		o.MaxPayload = DefaultMaxPayload
 	}
 	opts := &server.Options{
 		Host:       o.Host,

@@ -25,9 +25,6 @@ const (
 	TeacherName   = "teacher"
 )
 
-// RoleHost is the role of the host that builds and runs submitted engines.
-const RoleHost = "host"
-
 // Options are what a course is made of.
 type Options struct {
 	Students []Student
@@ -111,7 +108,7 @@ func Init(ctx context.Context, o Options) (res Result, err error) {
 		}
 	}
 	for _, c := range []struct{ name, role string }{
-		{SpectatorName, store.RoleSpectator}, {HostName, RoleHost}, {TeacherName, store.RoleAdmin},
+		{SpectatorName, store.RoleSpectator}, {HostName, store.RoleHost}, {TeacherName, store.RoleAdmin},
 	} {
 		if err := credential(c.name, c.role, filepath.Join(o.Dir, c.name+".cred")); err != nil {
 			return res, err

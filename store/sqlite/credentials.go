@@ -30,9 +30,9 @@ func checkCredential(c *store.Credential) error {
 		return fmt.Errorf("name %q must be 1-64 characters of A-Z a-z 0-9 - _", c.Name)
 	}
 	switch c.Role {
-	case store.RolePlayer, store.RoleSpectator, store.RoleAdmin, store.RoleReferee:
+	case store.RolePlayer, store.RoleSpectator, store.RoleAdmin, store.RoleReferee, store.RoleHost:
 	default:
-		return fmt.Errorf("role %q is not player, spectator, admin or referee", c.Role)
+		return fmt.Errorf("role %q is not player, spectator, admin, referee or host", c.Role)
 	}
 	switch {
 	case c.Kind != store.CredentialPassword && c.Kind != store.CredentialNkey:

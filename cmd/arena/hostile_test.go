@@ -120,7 +120,7 @@ func TestHostileSubmissionsAreContained(t *testing.T) {
 	}
 	defer sdb.Close()
 	want := map[string][]string{ // how each may end: the reasons that mean "contained"
-		"fork": {"time_forfeit", "crashed"}, "memhog": {"crashed"}, "fill": {"crashed"},
+		"fork": {"time_forfeit", "crashed"}, "memhog": {"crashed", "time_forfeit"}, "fill": {"crashed"},
 		"net": {"crashed"}, "peek": {"crashed"}, "never": {"time_forfeit"},
 	}
 	var board organizer.Leaderboard

@@ -39,7 +39,7 @@ static void attack(int argc, char **argv) {
 	if (!strcmp(mode, "forkbomb")) { /* stopped by the process limit; never answers */
 		for (;;)
 			fork();
-	} else if (!strcmp(mode, "memhog")) { /* fails to allocate past the memory limit, exits */
+	} else if (!strcmp(mode, "memhog")) { /* fails to allocate past the memory limit and exits, unless its time runs out first */
 		for (size_t total = 0;; total += 64 << 20) {
 			char *p = malloc(64 << 20);
 			if (!p) {

@@ -114,23 +114,9 @@ func (s Spec) compileLadder(g game.Game, openingsText string, external bool) (Pl
 	if !external {
 		return Plan{}, fmt.Errorf("format: a ladder's entrants join over the bus: it needs a NATS server others can reach (--nats URL, or arena referee)")
 	}
-	tc, err := referee.ParseTimeControl(s.TimeControl)
+	tc, err := s.checkSettings()
 	if err != nil {
-		return Plan{}, fmt.Errorf("time_control: %v", err)
-	}
-	switch {
-	case s.Margin.Duration < 0:
-		return Plan{}, fmt.Errorf("margin: must not be negative")
-	case s.MaxPlies < 0:
-		return Plan{}, fmt.Errorf("max_plies: must not be negative")
-	case s.Wait.Duration < 0:
-		return Plan{}, fmt.Errorf("wait: must not be negative")
-	case s.Concurrency < 1 || s.Concurrency > 256:
-		return Plan{}, fmt.Errorf("concurrency: must be between 1 and 256, got %d", s.Concurrency)
-	case s.EloK <= 0 || math.IsInf(s.EloK, 0) || math.IsNaN(s.EloK):
-		return Plan{}, fmt.Errorf("elo_k: must be a positive number")
-	case len(s.Name) > 200:
-		return Plan{}, fmt.Errorf("name: at most 200 characters")
+		return Plan{}, err
 	}
 	switch s.OpeningOrder {
 	case "sequential", "", "random":

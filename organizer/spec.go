@@ -331,23 +331,9 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 	if s.Rounds < 1 {
 		return Plan{}, fmt.Errorf("rounds: must be at least 1, got %d", s.Rounds)
 	}
-	tc, err := referee.ParseTimeControl(s.TimeControl)
+	tc, err := s.checkSettings()
 	if err != nil {
-		return Plan{}, fmt.Errorf("time_control: %v", err)
-	}
-	switch {
-	case s.Margin.Duration < 0:
-		return Plan{}, fmt.Errorf("margin: must not be negative")
-	case s.MaxPlies < 0:
-		return Plan{}, fmt.Errorf("max_plies: must not be negative")
-	case s.Wait.Duration < 0:
-		return Plan{}, fmt.Errorf("wait: must not be negative")
-	case s.Concurrency < 1 || s.Concurrency > 256:
-		return Plan{}, fmt.Errorf("concurrency: must be between 1 and 256, got %d", s.Concurrency)
-	case s.EloK <= 0 || math.IsInf(s.EloK, 0) || math.IsNaN(s.EloK):
-		return Plan{}, fmt.Errorf("elo_k: must be a positive number")
-	case len(s.Name) > 200:
-		return Plan{}, fmt.Errorf("name: at most 200 characters")
+		return Plan{}, err
 	}
 	var schedule []referee.Pairing
 	switch s.Format {
@@ -443,6 +429,29 @@ func (s Spec) checkPlayers(g game.Game, external bool) (map[string]bool, error) 
 		}
 	}
 	return seen, nil
+}
+
+// checkSettings checks the settings every format shares and returns the time control.
+func (s Spec) checkSettings() (referee.TimeControl, error) {
+	tc, err := referee.ParseTimeControl(s.TimeControl)
+	if err != nil {
+		return tc, fmt.Errorf("time_control: %v", err)
+	}
+	switch {
+	case s.Margin.Duration < 0:
+		return tc, fmt.Errorf("margin: must not be negative")
+	case s.MaxPlies < 0:
+		return tc, fmt.Errorf("max_plies: must not be negative")
+	case s.Wait.Duration < 0:
+		return tc, fmt.Errorf("wait: must not be negative")
+	case s.Concurrency < 1 || s.Concurrency > 256:
+		return tc, fmt.Errorf("concurrency: must be between 1 and 256, got %d", s.Concurrency)
+	case s.EloK <= 0 || math.IsInf(s.EloK, 0) || math.IsNaN(s.EloK):
+		return tc, fmt.Errorf("elo_k: must be a positive number")
+	case len(s.Name) > 200:
+		return tc, fmt.Errorf("name: at most 200 characters")
+	}
+	return tc, nil
 }
 
 // Schedule is every game the plan is to play, by Index.

@@ -7,39 +7,15 @@ import (
 	"github.com/arenaref/arena/games/atarigo"
 )
 
-// Color is the content of a point: Empty, Black or White.
-type Color int8
+// Color is the content of a point: Empty, Black or White, as in the game itself.
+type Color = atarigo.Color
 
 // The colours of points.
 const (
-	Empty Color = iota
-	Black
-	White
+	Empty = atarigo.Empty
+	Black = atarigo.Black
+	White = atarigo.White
 )
-
-// Opponent returns the other player's colour (Empty for Empty).
-func (c Color) Opponent() Color {
-	switch c {
-	case Black:
-		return White
-	case White:
-		return Black
-	}
-	return Empty
-}
-
-// String returns "empty", "black" or "white".
-func (c Color) String() string {
-	switch c {
-	case Empty:
-		return "empty"
-	case Black:
-		return "black"
-	case White:
-		return "white"
-	}
-	return fmt.Sprintf("Color(%d)", int8(c))
-}
 
 // Problem is a capture problem: a position, the side to move and the string to capture.
 // The attacker is the opponent of the target's colour; the defender owns the target.

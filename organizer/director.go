@@ -157,23 +157,11 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		return err
 	}
 
-	var builtins []string
-	agents := map[string]AgentSpec{}
-	for _, n := range s.Players {
-		if as, ok := s.Builtin(n); ok {
-			builtins = append(builtins, n)
-			agents[n] = as
-		}
-	}
-	release, err := d.pool.acquire(builtins, agents, s.Seed)
+	release, err := d.startBuiltins(ctx, s, s.Players)
 	if err != nil {
 		return err
 	}
 	defer release()
-	// Built-in players start within milliseconds; external ones are waited for game by game.
-	if err := d.ref.WaitFor(ctx, builtins, 10*time.Second); err != nil {
-		return fmt.Errorf("built-in players did not start: %w", err)
-	}
 	for _, info := range d.ref.Players() {
 		if slices.Contains(s.Players, info.Name) {
 			if err := d.db.EnsurePlayer(ctx, store.Player{Name: info.Name, Agent: info.Agent, Version: info.Version}); err != nil {
@@ -201,9 +189,27 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	}, onResult)
 }
 
-// recordLadder is record for a game of a ladder, with its tag.
-func (d *Director) recordLadder(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result, tag *store.LadderTag) error {
-	return d.record(ctx, tid, gameName, elo, p, res, tag)
+// startBuiltins starts, as players on the bus, those of names that are built-in agents in
+// s, and waits until they have said hello; release stops the ones no other tournament
+// needs.
+func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (release func(), err error) {
+	var builtins []string
+	agents := map[string]AgentSpec{}
+	for _, n := range names {
+		if as, ok := s.Builtin(n); ok {
+			builtins = append(builtins, n)
+			agents[n] = as
+		}
+	}
+	if release, err = d.pool.acquire(builtins, agents, s.Seed); err != nil {
+		return nil, err
+	}
+	// Built-in players start within milliseconds; external ones are waited for game by game.
+	if err := d.ref.WaitFor(ctx, builtins, 10*time.Second); err != nil {
+		release()
+		return nil, fmt.Errorf("built-in players did not start: %w", err)
+	}
+	return release, nil
 }
 
 // record commits one game with its Elo changes (and its ladder tag, if any), then updates

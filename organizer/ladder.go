@@ -198,22 +198,11 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 		return err
 	}
 	// The ladder's own players: the validation opponent and the built-in entrants.
-	var builtins []string
-	agents := map[string]AgentSpec{}
-	for _, n := range append(slices.Clone(s.Players), s.ValidationOpponent) {
-		if as, ok := s.Builtin(n); ok {
-			builtins = append(builtins, n)
-			agents[n] = as
-		}
-	}
-	release, err := d.pool.acquire(builtins, agents, s.Seed)
+	release, err := d.startBuiltins(ctx, s, append(slices.Clone(s.Players), s.ValidationOpponent))
 	if err != nil {
 		return err
 	}
 	defer release()
-	if err := d.ref.WaitFor(ctx, builtins, 10*time.Second); err != nil {
-		return fmt.Errorf("built-in players did not start: %w", err)
-	}
 	state, err := d.db.LadderState(ctx, t.ID)
 	if err != nil {
 		return err
@@ -536,7 +525,7 @@ func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressF
 		return nil
 	}
 	tag := &store.LadderTag{Phase: e.phase, Entries: e.entries}
-	if err := l.d.recordLadder(ctx, l.id, l.g.Name(), l.elo, referee.Pairing{Index: e.index, Players: e.res.Players}, e.res, tag); err != nil {
+	if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, referee.Pairing{Index: e.index, Players: e.res.Players}, e.res, tag); err != nil {
 		return err
 	}
 	l.games = append(l.games, store.LadderGame{
@@ -658,7 +647,7 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 			entries[seat] = entryOf[n]
 		}
 		tag := &store.LadderTag{Phase: store.PhaseFinal, Entries: entries}
-		if err := l.d.recordLadder(ctx, l.id, l.g.Name(), l.elo, p, res, tag); err != nil {
+		if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, p, res, tag); err != nil {
 			return err
 		}
 		l.games = append(l.games, store.LadderGame{

@@ -22,6 +22,7 @@ import (
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
 )
 
@@ -29,10 +30,11 @@ import (
 // plays the games still missing through the referee, and records every result with its Elo
 // changes as the game ends. The tournament command and the referee daemon share it.
 type Director struct {
-	db   store.Store
-	ref  *referee.Referee
-	pool *builtinPool
-	log  zerolog.Logger
+	db    store.Store
+	ref   *referee.Referee
+	pool  *builtinPool
+	queue *workqueue.Owner
+	log   zerolog.Logger
 
 	// eloMu guards elo, the current rating of every player by game, which several
 	// tournaments of one daemon update in turn. It mirrors the store: loaded from it, and
@@ -50,14 +52,17 @@ type Config struct {
 	NATSURL     string
 	NATSOptions []nats.Option
 	Version     string // what built-in players report in their hellos
-	Log         zerolog.Logger
+	// Queue, when not nil, is the work queue of referee workers: the Director puts its
+	// games there and records the outcomes, instead of playing them on Referee.
+	Queue *workqueue.Owner
+	Log   zerolog.Logger
 }
 
 // New returns a Director over cfg's store and referee. Close stops the built-in players it
 // started.
 func New(cfg Config) *Director {
 	return &Director{
-		db: cfg.Store, ref: cfg.Referee, log: cfg.Log, elo: map[string]map[string]float64{},
+		db: cfg.Store, ref: cfg.Referee, queue: cfg.Queue, log: cfg.Log, elo: map[string]map[string]float64{},
 		pool: newBuiltinPool(cfg.NATSURL, cfg.NATSOptions, cfg.Version, cfg.Log),
 	}
 }
@@ -182,11 +187,11 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		}
 		return nil
 	}
-	return d.ref.RunTournament(ctx, referee.Tournament{
+	return d.runSchedule(ctx, referee.Tournament{
 		ID: "t" + strconv.FormatInt(id, 10), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
 		Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
 		Skip: func(index int) bool { return !todo[index] },
-	}, onResult)
+	}, nil, nil, onResult)
 }
 
 // startBuiltins starts, as players on the bus, those of names that are built-in agents in

@@ -21,6 +21,7 @@ import (
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
 )
 
@@ -154,6 +155,7 @@ type ladderRun struct {
 	games     []store.LadderGame
 	nextIndex int
 	busy      map[string]bool // players in a game now (never the validation opponent)
+	feed      *workqueue.Feed // the ladder's outcomes, when its games are played by referee workers
 	inValid   map[int64]int   // validation games running, by entry
 	board     []LeaderRow     // ratings as of the last recorded game
 }
@@ -165,6 +167,23 @@ type ladderEnded struct {
 	index   int
 	res     referee.Result
 	err     error
+	// ours is false for a game put on the work queue by an earlier run of the owner,
+	// which this run's bookkeeping of busy players knows nothing of.
+	ours bool
+}
+
+// endedOf is the ladderEnded of a work queue outcome; its job's tag is the game's
+// ladder tag.
+func endedOf(dlv workqueue.Delivery, ours bool) (ladderEnded, error) {
+	var tag store.LadderTag
+	if err := json.Unmarshal(dlv.Job.Tag, &tag); err != nil || len(tag.Entries) != len(dlv.Job.Players) {
+		return ladderEnded{}, fmt.Errorf("game %s: a ladder job without its tag", dlv.Job.GameID())
+	}
+	e := ladderEnded{phase: tag.Phase, entries: tag.Entries, index: dlv.Job.Index, res: dlv.Result, ours: ours}
+	if dlv.Error != "" {
+		e.err = fmt.Errorf("%w: %s", referee.ErrInvalidMatch, dlv.Error)
+	}
+	return e, nil
 }
 
 // runLadder plays ladder id: the open phase until the deadline, then the final phase,
@@ -190,6 +209,12 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 		elo:     ratings.Elo{K: s.EloK, Initial: ratings.DefaultInitial},
 		entries: map[int64]*store.LadderEntry{}, current: map[string]int64{},
 		busy: map[string]bool{}, inValid: map[int64]int{},
+	}
+	if d.queue != nil {
+		if l.feed, err = d.queue.Open("t" + strconv.FormatInt(t.ID, 10)); err != nil {
+			return err
+		}
+		defer l.feed.Close()
 	}
 	if err := l.load(ctx); err != nil {
 		return err
@@ -248,6 +273,14 @@ func (l *ladderRun) load(ctx context.Context) error {
 	for _, g := range sums {
 		l.nextIndex = max(l.nextIndex, g.Index+1)
 	}
+	if l.feed != nil {
+		// Games an earlier run put on the queue keep their indices.
+		reserved, err := l.feed.Reserved(ctx)
+		if err != nil {
+			return err
+		}
+		l.nextIndex = max(l.nextIndex, reserved+1)
+	}
 	l.rate()
 	return nil
 }
@@ -268,6 +301,11 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 	gameCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	running := 0
+	mine := map[int]bool{} // games this run put on the work queue, outcome not yet in
+	var outcomes <-chan workqueue.Delivery
+	if l.feed != nil {
+		outcomes = l.feed.Outcomes()
+	}
 	tick := time.NewTicker(ladderTick)
 	defer tick.Stop()
 	closing := time.NewTimer(time.Until(l.deadline))
@@ -290,9 +328,20 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 				running++
 				index := l.nextIndex
 				l.nextIndex++
+				if l.feed != nil {
+					tag, err := json.Marshal(store.LadderTag{Phase: phase, Entries: entries})
+					if err != nil {
+						return err
+					}
+					if err := l.feed.Put(ctx, workqueue.JobOf(m.GameID[:strings.LastIndexByte(m.GameID, '-')], index, m, tag)); err != nil {
+						return err
+					}
+					mine[index] = true
+					continue
+				}
 				go func() {
 					res, err := l.d.ref.Play(gameCtx, m)
-					results <- ladderEnded{phase: phase, entries: entries, index: index, res: res, err: err}
+					results <- ladderEnded{phase: phase, entries: entries, index: index, res: res, err: err, ours: true}
 				}()
 			}
 		}
@@ -309,12 +358,32 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 				}
 				return err
 			}
+		case dlv := <-outcomes:
+			e, err := endedOf(dlv, mine[dlv.Job.Index])
+			if err != nil {
+				l.log.Error().Err(err).Msg("dropping an outcome")
+				_ = dlv.Ack(ctx)
+				continue
+			}
+			if e.ours {
+				delete(mine, e.index)
+				running--
+			}
+			if err := l.ended(ctx, e, progress); err != nil {
+				return err
+			}
+			if err := dlv.Ack(context.WithoutCancel(ctx)); err != nil {
+				l.log.Warn().Err(err).Str("game_id", dlv.Job.GameID()).Msg("acknowledging an outcome")
+			}
 		case <-tick.C:
 		case <-closing.C:
 		case <-drain:
 			drain, stopping, drained = nil, true, true
 		case <-ctx.Done():
 			cancel()
+			if l.feed != nil {
+				return ctx.Err() // the queued games go on; their outcomes wait for the next run
+			}
 			for ; running > 0; running-- {
 				<-results
 			}
@@ -504,11 +573,11 @@ func (l *ladderRun) pairGames(a, b int64) int {
 // ended records a game that ended and updates the entries it decides.
 func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressFunc) error {
 	for seat, p := range e.res.Players {
-		if p != l.s.ValidationOpponent || e.entries[seat] != 0 {
+		if e.ours && (p != l.s.ValidationOpponent || e.entries[seat] != 0) {
 			delete(l.busy, p)
 		}
 	}
-	if e.phase == store.PhaseValidation {
+	if e.ours && e.phase == store.PhaseValidation {
 		for _, id := range e.entries {
 			if id != 0 {
 				l.inValid[id]--
@@ -525,7 +594,9 @@ func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressF
 		return nil
 	}
 	tag := &store.LadderTag{Phase: e.phase, Entries: e.entries}
-	if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, referee.Pairing{Index: e.index, Players: e.res.Players}, e.res, tag); err != nil {
+	if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, referee.Pairing{Index: e.index, Players: e.res.Players}, e.res, tag); errors.Is(err, store.ErrDuplicate) {
+		return nil // a second outcome of a game recorded already (work queue)
+	} else if err != nil {
 		return err
 	}
 	l.games = append(l.games, store.LadderGame{
@@ -637,11 +708,22 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 	if len(schedule) == 0 {
 		return nil
 	}
-	return l.d.ref.RunTournament(ctx, referee.Tournament{
+	// Outcomes of open-phase games that an earlier run put on the work queue.
+	other := func(ctx context.Context, dlv workqueue.Delivery) error {
+		e, err := endedOf(dlv, false)
+		if err == nil {
+			err = l.ended(ctx, e, progress)
+		}
+		if err != nil {
+			l.log.Error().Err(err).Msg("an outcome of the open phase")
+		}
+		return dlv.Ack(ctx)
+	}
+	return l.d.runSchedule(ctx, referee.Tournament{
 		ID: "t" + strconv.FormatInt(l.id, 10), Game: l.g, Schedule: schedule, TC: l.tc, MaxPlies: l.s.MaxPlies,
 		Concurrency: l.s.Concurrency, Wait: l.s.Wait.Duration, Drain: drain, Margin: l.s.Margin.Duration,
 		Skip: func(index int) bool { return done[index] },
-	}, func(ctx context.Context, p referee.Pairing, res referee.Result) error {
+	}, l.feed, other, func(ctx context.Context, p referee.Pairing, res referee.Result) error {
 		entries := make([]int64, len(res.Players))
 		for seat, n := range res.Players {
 			entries[seat] = entryOf[n]

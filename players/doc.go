@@ -37,8 +37,12 @@
 //     does not rely on it.) Games are told apart by id alone, so two referees using the
 //     same game id for one player would share an order, which costs only parallelism.
 //   - Among the events free to start, the one that arrived first starts first.
-//   - Turns and notices arrive on one subscription, so they arrive in the order the
-//     referee sent them: a game_start before the game's first turn.
+//   - Turns and notices reach the dispatcher through one channel, which NATS fills in
+//     the order the referee sent them: a game_start before the game's first turn.
+//
+// Serve subscribes to the turn subject in the queue group protocol.PlayerQueue, so several
+// Serves of one player name, on one host or many, share its turns (each request reaches
+// one of them), while each hears every game notice.
 //
 // With Concurrency 1 (the default) this is one event at a time in arrival order:
 // Choose, GameStarted and GameEnded are never called concurrently by one Serve, so an

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -51,6 +50,9 @@ const (
 	// is busy, or every slot is). Past both, NATS holds further messages.
 	queueLen   = 64
 	maxWaiting = 64
+	// subscriptionBuffer is how many turn requests and notices NATS may hold for the
+	// dispatcher before it drops them as a slow consumer.
+	subscriptionBuffer = 8192
 )
 
 // Config configures Serve.
@@ -238,26 +240,47 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a agent.Agent) error 
 	}
 	p.learner, _ = a.(agent.Learner)
 
+	// Turns go to one instance of the player's queue group, so that several instances of
+	// one player (on several hosts) share its turns; every instance hears every game
+	// notice. Both arrive on one channel, which NATS fills in the order the messages came
+	// off the wire, so a game_start still comes before the game's first turn.
+	msgs := make(chan *nats.Msg, subscriptionBuffer)
 	var subs []*nats.Subscription
-	for _, s := range []struct {
-		subject string
-		handler nats.MsgHandler
-	}{
-		// Turns and notices share one subscription, so that NATS hands them over in the
-		// order the referee sent them: a game_start before the game's first turn, a
-		// game_end after its last.
-		{playerSubjects(cfg.Name), p.onPlayer},
-		{protocol.SubjectRollCall, p.onRollCall},
+	for _, subscribe := range []func() (*nats.Subscription, error){
+		func() (*nats.Subscription, error) {
+			return nc.ChanQueueSubscribe(p.turnSubject, protocol.PlayerQueue, msgs)
+		},
+		func() (*nats.Subscription, error) { return nc.ChanSubscribe(p.gameSubject, msgs) },
+		func() (*nats.Subscription, error) { return nc.Subscribe(protocol.SubjectRollCall, p.onRollCall) },
 	} {
-		sub, err := nc.Subscribe(s.subject, s.handler)
+		sub, err := subscribe()
 		if err != nil {
 			for _, sub := range subs {
 				_ = sub.Unsubscribe()
 			}
-			return fmt.Errorf("players: subscribe to %s: %w", s.subject, err)
+			return fmt.Errorf("players: subscribe: %w", err)
 		}
 		subs = append(subs, sub)
 	}
+	stopReading, readerDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		for {
+			select {
+			case m := <-msgs:
+				p.onPlayer(m)
+			case <-stopReading:
+				for {
+					select {
+					case m := <-msgs:
+						p.onPlayer(m)
+					default:
+						return
+					}
+				}
+			}
+		}
+	}()
 
 	done := make(chan struct{})
 	go func() {
@@ -285,6 +308,8 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a agent.Agent) error 
 	}
 
 	p.drain(subs)
+	close(stopReading)
+	<-readerDone
 	p.close()
 	<-done
 	if err == nil {
@@ -325,10 +350,6 @@ type runner struct {
 
 // playerSubjects is one subscription subject for protocol.TurnSubject(name) and
 // protocol.GameSubject(name).
-func playerSubjects(name string) string {
-	return strings.TrimSuffix(protocol.TurnSubject(name), ".turn") + ".*"
-}
-
 // onPlayer receives the player's turn requests and game notices. It decodes them here, so
 // that the dispatcher knows each one's game, and so that malformed messages never queue.
 func (p *runner) onPlayer(m *nats.Msg) {

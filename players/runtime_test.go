@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -985,5 +986,67 @@ func TestLagDoesNotFeedOnItself(t *testing.T) {
 	// machine may make the sleep overrun a little, but not by 100ms in each of five turns).
 	if last := left[len(left)-1]; last < 380*time.Millisecond {
 		t.Errorf("deadlines left the agent %v: the reserve grew though the agent kept to its time", left)
+	}
+}
+
+// instance is an agent that counts the turns it answered and the notices it heard.
+type instance struct {
+	turns, notices atomic.Int64
+}
+
+func (in *instance) Choose(context.Context, agent.Turn) (agent.Decision, error) {
+	in.turns.Add(1)
+	return agent.Decision{Move: 1}, nil
+}
+func (in *instance) GameStarted(protocol.GameNotice) { in.notices.Add(1) }
+func (in *instance) GameEnded(protocol.GameNotice)   { in.notices.Add(1) }
+
+func TestInstancesShareTurnsAndHearEveryNotice(t *testing.T) {
+	url := startNATS(t)
+	referee := connect(t, url)
+	hellos := fakeReferee(t, referee, 60_000)
+	const n, turns, games = 3, 300, 20
+	var ins [n]instance
+	for i := range ins {
+		serve(t, connect(t, url), players.Config{Name: "alice", Agent: "test", HelloRetry: 20 * time.Millisecond}, &ins[i])
+		nextHello(t, hellos, wait)
+	}
+	for i := range turns {
+		if r := ask(t, referee, turnRequest(fmt.Sprintf("g%d", i), 0, "0 0", "1", "2")); r.Move != "1" {
+			t.Fatalf("move %q, want 1", r.Move)
+		}
+	}
+	for i := range games {
+		for _, typ := range []string{protocol.TypeGameStart, protocol.TypeGameEnd} {
+			nt := protocol.GameNotice{V: 1, Type: typ, GameID: fmt.Sprintf("g%d", i), Game: testgame.CountName, Players: []string{"alice", "bob"}, Position: "0 0"}
+			if typ == protocol.TypeGameEnd {
+				nt.Moves, nt.Result, nt.Reason, nt.Returns = []string{}, "1/2-1/2", protocol.ReasonNormal, []float64{0, 0}
+			}
+			if err := referee.Publish(protocol.GameSubject("alice"), protocol.Encode(nt)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	deadline := time.Now().Add(wait)
+	for i := range ins {
+		for ins[i].notices.Load() < 2*games && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	var total int64
+	for i := range ins {
+		got := ins[i].turns.Load()
+		total += got
+		// Each instance gets about a third of the turns; NATS picks at random, so a share
+		// below a sixth would be a 1-in-a-million event, not noise.
+		if got < turns/(2*n) {
+			t.Errorf("instance %d answered %d of %d turns, want a fair share", i, got, turns)
+		}
+		if got := ins[i].notices.Load(); got != 2*games {
+			t.Errorf("instance %d heard %d notices, want every one of %d", i, got, 2*games)
+		}
+	}
+	if total != turns {
+		t.Errorf("the instances answered %d turns in all, want each of the %d exactly once", total, turns)
 	}
 }

@@ -100,6 +100,12 @@ func HelloSubject(name string) string { return SubjectHello + "." + name }
 // TurnSubject is where a player receives its turn requests.
 func TurnSubject(player string) string { return "arena.v1.player." + player + ".turn" }
 
+// PlayerQueue is the NATS queue group in which players subscribe to their turn subject,
+// so that several instances of one player (the same engine on several hosts, under one
+// name) share its turns: each turn request reaches one of them. Game notices are not
+// queued: every instance hears every notice.
+const PlayerQueue = "arena.players"
+
 // GameSubject is where a player receives game start and end notices.
 func GameSubject(player string) string { return "arena.v1.player." + player + ".game" }
 

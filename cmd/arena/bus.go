@@ -37,6 +37,9 @@ type busFlags struct {
 	maxConnections int
 	maxPlayers     int
 	helloRate      float64
+	// jetStreamDir, when set, enables JetStream on an embedded server, with its store there
+	// (arena referee --work-queue).
+	jetStreamDir string
 	// embedByDefault: with neither --nats nor --listen, start an embedded server on a free
 	// loopback port (tournament, match) instead of dialling url's default (referee).
 	embedByDefault bool
@@ -124,7 +127,7 @@ func (b *busFlags) open(ctx context.Context, name string, db credentialStore, lo
 		}
 		return bs, nil
 	}
-	o := natsembed.Options{MaxPayload: int32(b.maxPayload), MaxConnections: b.maxConnections}
+	o := natsembed.Options{MaxPayload: int32(b.maxPayload), MaxConnections: b.maxConnections, JetStreamDir: b.jetStreamDir}
 	if b.listen != "" {
 		host, port, _ := net.SplitHostPort(b.listen)
 		o.Host = bindHost(host)

@@ -15,6 +15,7 @@ import (
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
 )
 
@@ -36,6 +37,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	grace := fs.Duration("grace", 30*time.Second, "on shutdown, how long running games may take to finish before they are parked")
 	heartbeat := fs.Duration("heartbeat", 5*time.Second, "how often players repeat their hello")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	var wf workFlags
+	wf.register(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -51,6 +54,15 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := hf.check(); err != nil {
 		return err
+	}
+	if err := wf.check(explicitFlags(fs), &bf); err != nil {
+		return err
+	}
+	if wf.worker {
+		return runWorker(ctx, &bf, &wf, *grace, *heartbeat, stdout, log)
+	}
+	if wf.queue && bf.embedded() {
+		bf.jetStreamDir = *dbPath + ".jetstream"
 	}
 
 	// The second signal ends the process at once; the first one (also delivered to ctx by
@@ -82,7 +94,14 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ref.StartLobby(runCtx, *heartbeat); err != nil {
 		return fmt.Errorf("start lobby: %w", err)
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
+	var queue *workqueue.Owner
+	if wf.queue {
+		if queue, err = workqueue.NewOwner(runCtx, nc, wf.config(), log); err != nil {
+			return err
+		}
+		defer queue.Close()
+	}
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Queue: queue, Log: log})
 	defer d.Close()
 	dm := organizer.NewDaemon(d, *heartbeat)
 	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
@@ -121,6 +140,10 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := nc.Flush(); err != nil {
 		return fmt.Errorf("nats: %w", err)
 	}
+	stopWorker := func(time.Duration) {}
+	if wf.queue && wf.games > 0 {
+		stopWorker = startWorker(runCtx, nc, ref, &wf, log)
+	}
 	fmt.Fprintf(stdout, "arena referee ready on %s, database %s (tournaments resumed: %d)\n", nc.ConnectedUrl(), *dbPath, len(running))
 	log.Info().Str("nats", nc.ConnectedUrl()).Str("db", *dbPath).Msg("referee ready")
 
@@ -130,6 +153,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		_ = sub.Unsubscribe()
 	}
 	dm.Shutdown(*grace)
+	stopWorker(*grace)
 	stopRun()
 	_ = nc.Drain()
 	log.Info().Msg("referee stopped")

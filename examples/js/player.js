@@ -133,7 +133,8 @@ async function main() {
   let stopping = false;
 
   // Subscribe first, flush, then say hello: the first turn may follow the welcome at once.
-  nc.subscribe(`arena.v1.player.${opts.name}.turn`, { callback: (err, msg) => err || onTurn(msg) });
+  // The queue group lets several instances of one player share its turns (docs/protocol.md).
+  nc.subscribe(`arena.v1.player.${opts.name}.turn`, { queue: "arena.players", callback: (err, msg) => err || onTurn(msg) });
   nc.subscribe(`arena.v1.player.${opts.name}.game`, { callback: (err, msg) => err || onGameNotice(msg) });
   nc.subscribe("arena.v1.lobby.rollcall", { callback: () => wake() });
   await nc.flush();

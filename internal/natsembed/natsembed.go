@@ -34,6 +34,9 @@ type Options struct {
 	Auth *Auth
 	// Logging sends the server's own log to stderr.
 	Logging bool
+	// JetStreamDir, when set, enables JetStream with its file store in that directory (the
+	// work queue of referee workers, referee/workqueue).
+	JetStreamDir string
 }
 
 // Auth is the users of a secured server, with their permissions (see package auth).
@@ -75,6 +78,9 @@ func Start(o Options) (*Server, error) {
 		NoLog:      !o.Logging,
 		MaxPayload: o.MaxPayload,
 		MaxConn:    o.MaxConnections,
+	}
+	if o.JetStreamDir != "" {
+		opts.JetStream, opts.StoreDir = true, o.JetStreamDir
 	}
 	if o.Auth != nil {
 		setAuth(opts, o.Auth)

@@ -2,6 +2,7 @@ package hosted
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -209,7 +210,14 @@ func (b *bench) plays(name, version string) {
 	turn := protocol.TurnRequest{V: 1, Type: protocol.TypeTurn, GameID: "g" + version, Game: "othello", Seat: 0, SeatName: "black",
 		Position: "---------------------------OX------XO--------------------------- X", Legal: []string{"d3", "c4", "f5", "e6"},
 		Moves: []string{}, Clock: protocol.Clock{MoveMS: 5000, RemainingMS: 5000, PerMove: true}}
+	// An engine started again (a restarted host, or after a replacement failed) may say
+	// "running" before its process has subscribed, while the last hello seen is still the
+	// one of its previous run: nobody answering yet is worth another try.
 	m, err := b.client.Request(protocol.TurnSubject(name), protocol.Encode(turn), 10*time.Second)
+	for errors.Is(err, nats.ErrNoResponders) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		m, err = b.client.Request(protocol.TurnSubject(name), protocol.Encode(turn), 10*time.Second)
+	}
 	if err != nil {
 		b.t.Fatalf("%s's turn: %v", name, err)
 	}

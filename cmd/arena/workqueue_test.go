@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenaref/arena/internal/natstest"
+	"github.com/arenaref/arena/store"
+)
+
+// TestWorkQueueSurvivesKills runs a tournament on referee workers sharing a JetStream
+// work queue, as real processes on Debian's nats-server: an owner that keeps the database
+// and plays nothing itself, two workers, and players of which two run as two instances
+// each. One worker is killed with SIGKILL mid-tournament, then the owner, which is
+// restarted: the tournament completes with every game recorded exactly once.
+func TestWorkQueueSurvivesKills(t *testing.T) {
+	bins := buildBinaries(t)
+	natsBin := natstest.Binary(t)
+	dir := t.TempDir()
+	addr := natstest.FreeAddr(t)
+	conf := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: %q\njetstream { store_dir: %q }\n", addr, filepath.Join(dir, "js"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	natstest.Start(t, natsBin, conf, addr)
+	url := "nats://" + addr
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+
+	dbPath := filepath.Join(dir, "owner.db")
+	owner := func(name string) *proc {
+		p := startProc(ctx, t, name, bins.arena, "referee", "--nats", url, "--db", dbPath, "--work-queue", "--worker-games", "0", "--ack-wait", "2s")
+		p.waitFor(t, "referee ready", 20*time.Second)
+		return p
+	}
+	first := owner("owner")
+	var workers []*proc
+	for i := range 2 {
+		w := startProc(ctx, t, fmt.Sprintf("worker-%d", i+1), bins.arena, "referee", "--worker", "--nats", url, "--worker-games", "4", "--ack-wait", "2s", "--worker-name", fmt.Sprintf("w%d", i+1))
+		w.waitFor(t, "worker w", 20*time.Second)
+		workers = append(workers, w)
+	}
+	for _, pl := range []struct {
+		name, agent string
+		instances   int
+	}{{"ana", "hp1", 2}, {"ben", "hp2", 2}, {"cat", "random", 1}} {
+		for i := range pl.instances {
+			startProc(ctx, t, fmt.Sprintf("%s-%d", pl.name, i+1), bins.arena, "player", "--nats", url, "--name", pl.name, "--agent", pl.agent, "--seed", fmt.Sprint(i+1))
+		}
+	}
+	cfg := filepath.Join(dir, "cup.toml")
+	if err := os.WriteFile(cfg, []byte("name = \"cup\"\ngame = \"othello\"\nplayers = [\"ana\", \"ben\", \"cat\"]\nrounds = 20\ntime_control = \"200ms\"\nconcurrency = 6\nwait = \"20s\"\nseed = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bins.arena, "submit", "--nats", url, cfg).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "created: 120 games") {
+		t.Fatalf("submit: %v\n%s", err, out)
+	}
+
+	waitUntil(t, time.Minute, "20 recorded games", func() bool { return storedGames(t, dbPath) >= 20 })
+	if err := workers[0].cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-workers[0].done
+	waitUntil(t, time.Minute, "50 recorded games", func() bool { return storedGames(t, dbPath) >= 50 })
+	if err := first.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-first.done
+	killedAt := storedGames(t, dbPath)
+	owner("owner-2").waitFor(t, "tournaments resumed: 1", time.Second)
+
+	db := openDB(t, dbPath)
+	waitUntil(t, 2*time.Minute, "the tournament to finish", func() bool {
+		tour, err := db.Tournament(ctx, 1)
+		return err == nil && tour.Status == store.StatusFinished
+	})
+	checkComplete(t, db, 1)
+	for _, w := range workers[1:] {
+		if w.exited() {
+			t.Fatalf("worker exited:%s", w.output())
+		}
+	}
+	t.Logf("worker 1 killed at 20+ games, the owner at %d; the tournament completed with 120 games, each recorded once", killedAt)
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/referee"
+	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
@@ -23,9 +24,30 @@ import (
 // temporary directory, with the store it records in.
 func newDirector(t *testing.T) (*organizer.Director, *sqlite.DB) {
 	t.Helper()
+	return newDirectorOn(t, false)
+}
+
+// runners runs a test with a Director that plays its games on its own referee, and with
+// one that puts them on a JetStream work queue, played by a worker on the same referee.
+func runners(t *testing.T, test func(t *testing.T, d *organizer.Director, db *sqlite.DB)) {
+	for _, queued := range []bool{false, true} {
+		t.Run(map[bool]string{false: "referee", true: "work-queue"}[queued], func(t *testing.T) {
+			d, db := newDirectorOn(t, queued)
+			test(t, d, db)
+		})
+	}
+}
+
+// newDirectorOn is newDirector, with its games on a work queue when queued.
+func newDirectorOn(t *testing.T, queued bool) (*organizer.Director, *sqlite.DB) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := natsembed.Start(natsembed.Options{})
+	opts := natsembed.Options{}
+	if queued {
+		opts.JetStreamDir = t.TempDir()
+	}
+	srv, err := natsembed.Start(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +69,23 @@ func newDirector(t *testing.T) (*organizer.Director, *sqlite.DB) {
 	if err := ref.StartLobby(ctx, 100*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: srv.URL(), Version: "test", Log: zerolog.Nop()})
+	cfg := organizer.Config{Store: db, Referee: ref, NATSURL: srv.URL(), Version: "test", Log: zerolog.Nop()}
+	if queued {
+		qc := workqueue.Config{AckWait: 2 * time.Second}
+		if cfg.Queue, err = workqueue.NewOwner(ctx, nc, qc, zerolog.Nop()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cfg.Queue.Close)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := workqueue.RunWorker(ctx, nc, nil, workqueue.WorkerConfig{Queue: qc, Referee: ref, Games: 4, Name: "w", Log: zerolog.Nop()}); err != nil {
+				t.Error(err)
+			}
+		}()
+		t.Cleanup(func() { cancel(); <-done })
+	}
+	d := organizer.New(cfg)
 	t.Cleanup(d.Close)
 	return d, db
 }
@@ -55,9 +93,10 @@ func newDirector(t *testing.T) (*organizer.Director, *sqlite.DB) {
 // TestDirectorCreateRunResume creates a small tournament of built-in agents, stops it
 // after its first game, resumes it, and checks what was recorded: every scheduled game
 // once, with its moves and Elo changes, and standings that add up.
-func TestDirectorCreateRunResume(t *testing.T) {
+func TestDirectorCreateRunResume(t *testing.T) { runners(t, testDirectorCreateRunResume) }
+
+func testDirectorCreateRunResume(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	ctx := context.Background()
-	d, db := newDirector(t)
 	s := organizer.DefaultSpec()
 	s.Players = []string{"random", "hp1", "d1"}
 	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}

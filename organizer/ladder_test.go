@@ -11,13 +11,15 @@ import (
 
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/sqlite"
 )
 
 // TestLadderOfBuiltins runs a short ladder of built-in entrants through validation, the
 // open phase, the deadline and the final phase, and checks what the store holds.
-func TestLadderOfBuiltins(t *testing.T) {
+func TestLadderOfBuiltins(t *testing.T) { runners(t, testLadderOfBuiltins) }
+
+func testLadderOfBuiltins(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	ctx := context.Background()
-	d, db := newDirector(t)
 	s := organizer.DefaultSpec()
 	s.Format = organizer.FormatLadder
 	s.Players = []string{"random", "hp2", "d1", "d2"}
@@ -64,9 +66,10 @@ func TestLadderOfBuiltins(t *testing.T) {
 
 // TestLadderResumes stops a ladder in its open phase (as a referee's shutdown does) and
 // runs it again: the same entries carry on, no game is recorded twice, and it finishes.
-func TestLadderResumes(t *testing.T) {
+func TestLadderResumes(t *testing.T) { runners(t, testLadderResumes) }
+
+func testLadderResumes(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	ctx := context.Background()
-	d, db := newDirector(t)
 	s := organizer.DefaultSpec()
 	s.Format = organizer.FormatLadder
 	s.Players = []string{"hp1", "hp2", "d1"}

@@ -39,6 +39,9 @@ func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg Wo
 		return fmt.Errorf("workqueue: %w", err)
 	}
 	if err := Setup(ctx, js, cfg.Queue); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
 		return err
 	}
 	ackWait := cfg.Queue.AckWait
@@ -48,6 +51,9 @@ func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg Wo
 	w := &worker{js: js, cfg: cfg, ackWait: ackWait, log: cfg.Log.With().Str("worker", cfg.Name).Logger()}
 	cons, err := js.Consumer(ctx, GamesStream, workersConsumer)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
 		return fmt.Errorf("workqueue: %w", err)
 	}
 	slots := make(chan struct{}, max(cfg.Games, 1))

@@ -25,7 +25,7 @@ import (
 const wait = 20 * time.Second
 
 // bus starts an embedded server with JetStream and returns its URL.
-func bus(t *testing.T) string {
+func bus(t testing.TB) string {
 	t.Helper()
 	srv, err := natsembed.Start(natsembed.Options{JetStreamDir: t.TempDir()})
 	if err != nil {
@@ -35,7 +35,7 @@ func bus(t *testing.T) string {
 	return srv.URL()
 }
 
-func connect(t *testing.T, url string) *nats.Conn {
+func connect(t testing.TB, url string) *nats.Conn {
 	t.Helper()
 	nc, err := nats.Connect(url)
 	if err != nil {
@@ -46,7 +46,7 @@ func connect(t *testing.T, url string) *nats.Conn {
 }
 
 // randomPlayers serves players named names, each choosing moves at random.
-func randomPlayers(t *testing.T, url string, names ...string) {
+func randomPlayers(t testing.TB, url string, names ...string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -66,7 +66,7 @@ func randomPlayers(t *testing.T, url string, names ...string) {
 }
 
 // worker runs a worker with a referee of its own until the test ends or stop is called.
-func worker(t *testing.T, url, name string, cfg workqueue.Config) (stop func()) {
+func worker(t testing.TB, url, name string, cfg workqueue.Config) (stop func()) {
 	t.Helper()
 	nc := connect(t, url)
 	ref, err := referee.New(referee.Config{Conn: nc, Log: zerolog.Nop(), ID: name})
@@ -94,7 +94,7 @@ func worker(t *testing.T, url, name string, cfg workqueue.Config) (stop func()) 
 	return stop
 }
 
-func othelloJob(t *testing.T, tournament string, index int, players ...string) workqueue.Job {
+func othelloJob(t testing.TB, tournament string, index int, players ...string) workqueue.Job {
 	t.Helper()
 	g, err := game.Lookup("othello")
 	if err != nil {

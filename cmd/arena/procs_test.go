@@ -68,8 +68,13 @@ type proc struct {
 
 func startProc(ctx context.Context, t *testing.T, name string, args ...string) *proc {
 	t.Helper()
-	p := &proc{name: name, out: &lockedBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, args[0], args[1:]...)
+	return startCmd(t, name, exec.CommandContext(ctx, args[0], args[1:]...))
+}
+
+// startCmd starts cmd as startProc does.
+func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
+	t.Helper()
+	p := &proc{name: name, out: &lockedBuffer{}, done: make(chan struct{}), cmd: cmd}
 	p.cmd.Stdout = p.out
 	var stderr lockedBuffer
 	p.cmd.Stderr = &stderr

@@ -275,7 +275,7 @@ func (s *State) Play(m game.Move) error {
 		}
 	case m >= 0 && m < Squares && moves&bitOf(int(m)) != 0:
 		sq := bitOf(int(m))
-		f := flips(p, o, sq)
+		f := flips(p, o, int(m))
 		s.discs[s.side] = p | sq | f
 		s.discs[1-s.side] = o &^ f
 	default:

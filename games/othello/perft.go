@@ -52,10 +52,23 @@ func perftLeaves(p, o, board uint64, depth int) uint64 {
 		return uint64(bits.OnesCount64(moves))
 	}
 	var n uint64
+	if depth == 2 {
+		// Count the children's moves here rather than in a call per child: this loop
+		// runs for nearly every leaf's parent. A child without a move is one leaf,
+		// whether it passes or the game is over.
+		for moves != 0 {
+			sq := moves & -moves
+			moves ^= sq
+			f := flips(p, o, bits.TrailingZeros64(sq))
+			c := uint64(bits.OnesCount64(legalMask(o&^f, p|f|sq) & board))
+			n += c + b2u(c == 0)
+		}
+		return n
+	}
 	for moves != 0 {
 		sq := moves & -moves
 		moves ^= sq
-		f := flips(p, o, sq)
+		f := flips(p, o, bits.TrailingZeros64(sq))
 		n += perftLeaves(o&^f, p|f|sq, board, depth-1)
 	}
 	return n
@@ -78,11 +91,34 @@ func perftExact(p, o, board uint64, depth int) uint64 {
 		return uint64(bits.OnesCount64(moves))
 	}
 	var n uint64
+	if depth == 2 {
+		// As in perftLeaves; a child without a move counts one node if it passes.
+		for moves != 0 {
+			sq := moves & -moves
+			moves ^= sq
+			f := flips(p, o, bits.TrailingZeros64(sq))
+			cp, co := o&^f, p|f|sq
+			c := uint64(bits.OnesCount64(legalMask(cp, co) & board))
+			if c == 0 && legalMask(co, cp)&board != 0 {
+				c = 1
+			}
+			n += c
+		}
+		return n
+	}
 	for moves != 0 {
 		sq := moves & -moves
 		moves ^= sq
-		f := flips(p, o, sq)
+		f := flips(p, o, bits.TrailingZeros64(sq))
 		n += perftExact(o&^f, p|f|sq, board, depth-1)
 	}
 	return n
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -30,8 +30,9 @@ const DefaultAckWait = 30 * time.Second
 // redeliverOrphan is how soon an outcome that no feed wants yet is offered again.
 const redeliverOrphan = time.Second
 
-// Setup makes the two streams and their consumers, or updates them to cfg; owners and
-// workers both call it, so that either may start first.
+// Setup makes the two streams and their consumers, or updates them to cfg. The owner
+// calls it; workers call ensure, so that either may start first, and a worker's settings
+// never change the owner's (its replicas, say).
 func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if cfg.Replicas == 0 {
 		cfg.Replicas = 1
@@ -60,6 +61,16 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		}
 	}
 	return nil
+}
+
+// ensure is Setup when the streams are missing, and nothing when they are there.
+func ensure(ctx context.Context, js jetstream.JetStream, cfg Config) error {
+	_, errGames := js.Stream(ctx, GamesStream)
+	_, errResults := js.Stream(ctx, ResultsStream)
+	if errGames == nil && errResults == nil {
+		return nil
+	}
+	return Setup(ctx, js, cfg)
 }
 
 // alreadyThere tells whether a publish was refused because the subject already holds a
@@ -176,11 +187,32 @@ func (f *Feed) Put(ctx context.Context, j Job) error {
 	if j.Tournament != f.tournament {
 		return fmt.Errorf("workqueue: job of tournament %s on the feed of %s", j.Tournament, f.tournament)
 	}
-	_, err := f.o.js.Publish(ctx, j.Subject(), j.Encode())
-	if err != nil && !alreadyThere(err) {
-		return fmt.Errorf("workqueue: put game %s: %w", j.GameID(), err)
+	return publish(ctx, f.o.js, j.Subject(), j.Encode(), f.o.log)
+}
+
+// retryEvery is how soon a publish that got no answer is tried again.
+const retryEvery = 500 * time.Millisecond
+
+// publish stores a message, trying again until ctx ends while the server does not answer
+// (a stream electing a leader, a server of the cluster going down). A subject that holds
+// its message already counts as stored.
+func publish(ctx context.Context, js jetstream.JetStream, subject string, data []byte, log zerolog.Logger) error {
+	for {
+		_, err := js.Publish(ctx, subject, data, jetstream.WithMsgID(subject))
+		if err == nil || alreadyThere(err) {
+			return nil
+		}
+		var apiErr *jetstream.APIError
+		if errors.As(err, &apiErr) && !strings.Contains(apiErr.Description, "leader") {
+			return fmt.Errorf("workqueue: publish on %s: %w", subject, err)
+		}
+		log.Warn().Err(err).Str("subject", subject).Msg("publishing on the work queue; trying again")
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("workqueue: publish on %s: %w", subject, err)
+		case <-time.After(retryEvery):
+		}
 	}
-	return nil
 }
 
 // Reserved is the highest game index of the tournament that is on the queue, as a job or

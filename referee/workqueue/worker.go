@@ -38,7 +38,7 @@ func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg Wo
 	if err != nil {
 		return fmt.Errorf("workqueue: %w", err)
 	}
-	if err := Setup(ctx, js, cfg.Queue); err != nil {
+	if err := ensure(ctx, js, cfg.Queue); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -145,7 +145,7 @@ func (w *worker) play(ctx context.Context, m jetstream.Msg) {
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.ackWait)
 	defer cancel()
-	if _, err := w.js.Publish(pctx, j.ResultSubject(), out.Encode()); err != nil && !alreadyThere(err) {
+	if err := publish(pctx, w.js, j.ResultSubject(), out.Encode(), log); err != nil {
 		log.Warn().Err(err).Msg("cannot store the outcome; the job is delivered again")
 		_ = m.Nak()
 		return

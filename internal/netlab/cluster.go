@@ -258,6 +258,9 @@ func (c *Cluster) Stop(i int) error { return c.servers[i].stop(syscall.SIGTERM, 
 // not wait: WaitReady does.
 func (c *Cluster) Restart(i int) error {
 	s := c.servers[i]
+	if s.running() {
+		return ErrRunning
+	}
 	fmt.Fprintf(s.out, "\n--- netlab: restart at %s ---\n", time.Now().Format(time.RFC3339Nano))
 	return s.start(c.bin)
 }

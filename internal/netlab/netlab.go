@@ -339,12 +339,17 @@ func delLink(name string) error {
 	return err
 }
 
-// killGroup kills the process and its group (the one Command made it lead).
+// killGroup kills the process and its group (the one Command made it lead). Once the
+// process is reaped its pid may be another's, so its group is left alone: what remains of it
+// in the host dies with the namespace.
 func killGroup(p *os.Process) error {
 	if p == nil {
 		return nil
 	}
 	err := p.Kill()
+	if errors.Is(err, os.ErrProcessDone) {
+		return nil
+	}
 	if gerr := syscall.Kill(-p.Pid, syscall.SIGKILL); gerr == nil {
 		err = nil
 	}

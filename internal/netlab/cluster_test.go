@@ -215,11 +215,19 @@ func TestNATSCluster(t *testing.T) {
 	converge(t, c, p)
 	step("the old leader restarted and caught up")
 
-	// Cut another server's link: nobody reaches it and it reaches nobody, and it stores
-	// nothing more while the other two go on. Restored, it is reached again, the cluster
-	// forms again and it catches up.
-	cut := (old + 1) % 3
-	other := c.URL(old)[len("nats://"):]
+	// Cut a follower's link (a leader's would add an election): nobody reaches it and it
+	// reaches nobody, and it stores nothing more while the other two go on. Restored, it is
+	// reached again, the cluster forms again and it catches up.
+	info, err = stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leader := c.Index(info.Cluster.Leader)
+	if leader < 0 {
+		t.Fatalf("stream leader %q is no server of the cluster", info.Cluster.Leader)
+	}
+	cut := (leader + 1) % 3
+	other := c.URL(leader)[len("nats://"):]
 	h := c.Host(cut)
 	if err := h.Cut(); err != nil {
 		t.Fatal(err)

@@ -51,7 +51,6 @@ type ClusterOptions struct {
 
 // Cluster is one nats-server a host, routed to each other, with JetStream.
 type Cluster struct {
-	t       testing.TB
 	bin     string
 	servers []*natsServer
 }
@@ -92,7 +91,7 @@ func (l *Lab) NATSCluster(t testing.TB, hosts []*Host, opts ClusterOptions) *Clu
 		opts.PingInterval = time.Second
 	}
 	dir := t.TempDir()
-	c := &Cluster{t: t, bin: bin}
+	c := &Cluster{bin: bin}
 	t.Cleanup(func() {
 		for _, s := range c.servers {
 			_ = s.kill()
@@ -258,6 +257,9 @@ func (c *Cluster) Stop(i int) error { return c.servers[i].stop(syscall.SIGTERM, 
 // not wait: WaitReady does.
 func (c *Cluster) Restart(i int) error {
 	s := c.servers[i]
+	if s.running() {
+		return ErrRunning
+	}
 	fmt.Fprintf(s.out, "\n--- netlab: restart at %s ---\n", time.Now().Format(time.RFC3339Nano))
 	return s.start(c.bin)
 }

@@ -52,18 +52,54 @@ func (p *publisher) publish(t *testing.T, n int) {
 // stored waits until server i stores want messages of the stream LAB, sequences 1 to want.
 func stored(t *testing.T, c *Cluster, i, want int) {
 	t.Helper()
-	eventually(t, 30*time.Second, fmt.Sprintf("%s stores %d messages", c.Host(i).Name(), want), func() error {
+	if err := storedWithin(c, i, want, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func storedWithin(c *Cluster, i, want int, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
 		s, err := c.Stream(ctx, i, "LAB")
-		if err != nil {
-			return err
+		cancel()
+		if err == nil && (s.Messages != uint64(want) || s.FirstSeq != 1 || s.LastSeq != uint64(want)) {
+			err = fmt.Errorf("%+v", s)
 		}
-		if s.Messages != uint64(want) || s.FirstSeq != 1 || s.LastSeq != uint64(want) {
-			return fmt.Errorf("%+v", s)
+		if err == nil {
+			return nil
 		}
-		return nil
-	})
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s does not store the %d messages within %v: %v", c.Host(i).Name(), want, d, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// converge waits until every server stores every message published. A replica that has
+// caught up after a failure can stay one message short until the stream's next write
+// brings it the commit of the last (Debian's nats-server 2.9.10 does, now and then, for
+// longer than 30 seconds): one still short after 10 seconds gets another message, at most
+// three times, and must then hold all of them.
+func converge(t *testing.T, c *Cluster, p *publisher) {
+	t.Helper()
+	for nudge := 0; ; nudge++ {
+		var short error
+		for i := range c.Len() {
+			if err := storedWithin(c, i, p.next, 10*time.Second); err != nil {
+				short = err
+				break
+			}
+		}
+		if short == nil {
+			return
+		}
+		if nudge == 3 {
+			t.Fatalf("after %d more messages: %v", nudge, short)
+		}
+		t.Logf("%v; one more message", short)
+		p.publish(t, 1)
+	}
 }
 
 func TestNATSCluster(t *testing.T) {
@@ -176,16 +212,22 @@ func TestNATSCluster(t *testing.T) {
 	if err := c.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 3 {
-		stored(t, c, i, 20)
-	}
+	converge(t, c, p)
 	step("the old leader restarted and caught up")
 
-	// Cut another server's link: nobody reaches it and it reaches nobody, and it stores
-	// nothing more while the other two go on. Restored, it is reached again, the cluster
-	// forms again and it catches up.
-	cut := (old + 1) % 3
-	other := c.URL(old)[len("nats://"):]
+	// Cut a follower's link (a leader's would add an election): nobody reaches it and it
+	// reaches nobody, and it stores nothing more while the other two go on. Restored, it is
+	// reached again, the cluster forms again and it catches up.
+	info, err = stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leader := c.Index(info.Cluster.Leader)
+	if leader < 0 {
+		t.Fatalf("stream leader %q is no server of the cluster", info.Cluster.Leader)
+	}
+	cut := (leader + 1) % 3
+	other := c.URL(leader)[len("nats://"):]
 	h := c.Host(cut)
 	if err := h.Cut(); err != nil {
 		t.Fatal(err)
@@ -197,18 +239,19 @@ func TestNATSCluster(t *testing.T) {
 	if out, err := runChild(t, h, "dial "+other+" 300ms"); err == nil {
 		t.Errorf("%s reached %s through a cut link: %q", h.Name(), other, out)
 	}
+	before := p.next
 	p.publish(t, 10)
 	for i := range 3 {
 		if i != cut {
-			stored(t, c, i, 30)
+			stored(t, c, i, p.next)
 		}
 	}
 	jsz, err := runChild(t, h, "get "+c.MonitorURL(cut)+JSZPath)
 	if err != nil {
 		t.Fatalf("jsz inside %s: %v: %s", h.Name(), err, jsz)
 	}
-	if s, err := StreamFromJSZ([]byte(jsz), "LAB"); err != nil || s.Messages != 20 {
-		t.Errorf("%s behind a cut link stores %+v (%v), want the 20 messages from before", h.Name(), s, err)
+	if s, err := StreamFromJSZ([]byte(jsz), "LAB"); err != nil || s.Messages != uint64(before) {
+		t.Errorf("%s behind a cut link stores %+v (%v), want the %d messages from before", h.Name(), s, err, before)
 	}
 	step("link cut, 10 more stored on the other two")
 
@@ -225,17 +268,15 @@ func TestNATSCluster(t *testing.T) {
 	if err := c.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 3 {
-		stored(t, c, i, 30)
-	}
+	converge(t, c, p)
 	step("link restored, cluster ready, caught up")
 
 	info, err = stream.Info(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.State.Msgs != 30 || info.State.LastSeq != 30 {
-		t.Errorf("stream state %+v, want 30 messages, the last 30", info.State)
+	if info.State.Msgs != uint64(p.next) || info.State.LastSeq != uint64(p.next) {
+		t.Errorf("stream state %+v, want %d messages, the last %[2]d", info.State, p.next)
 	}
 }
 

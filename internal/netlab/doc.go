@@ -56,6 +56,7 @@
 // takes the bridge's end off the bridge instead: the host sees no change at all (its link
 // stays up) but its frames reach no one until Host.Heal. Neither closes a connection: TCP
 // on both sides finds out only through its own timeouts, or keeps going once the link is
-// back. Killing and restarting a server is the Cluster's (NATSCluster: Debian's nats-server,
-// one a host, in a JetStream cluster).
+// back (Debian's nats-server 2.9.10, writing to a cut peer, may keep its route to it for as
+// long as the cut lasts). Killing and restarting a server is the Cluster's (NATSCluster:
+// Debian's nats-server, one a host, in a JetStream cluster).
 package netlab

@@ -44,7 +44,6 @@ var (
 // Lab is a bridge and the hosts on it; New makes one for a test, which removes it when it
 // ends.
 type Lab struct {
-	t       testing.TB
 	num     int
 	bridge  string
 	gateway netip.Addr
@@ -128,7 +127,7 @@ func New(t testing.TB, hosts ...string) *Lab {
 	if err := checkNames(hosts); err != nil {
 		t.Fatal(err)
 	}
-	l, err := create(t, hosts)
+	l, err := create(hosts)
 	if l != nil {
 		t.Cleanup(func() {
 			if err := l.remove(); err != nil {
@@ -161,7 +160,7 @@ func checkNames(hosts []string) error {
 
 // create takes a lab number and makes the lab under the lock; a non-nil lab is to be
 // removed, even with an error.
-func create(t testing.TB, hosts []string) (*Lab, error) {
+func create(hosts []string) (*Lab, error) {
 	unlock, err := lock()
 	if err != nil {
 		return nil, err
@@ -178,7 +177,7 @@ func create(t testing.TB, hosts []string) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{t: t}
+	l := &Lab{}
 	for r := 1; r <= 254 && l.num == 0; r++ {
 		if overlaps(taken, r) {
 			continue
@@ -339,12 +338,17 @@ func delLink(name string) error {
 	return err
 }
 
-// killGroup kills the process and its group (the one Command made it lead).
+// killGroup kills the process and its group (the one Command made it lead). Once the
+// process is reaped its pid may be another's, so its group is left alone: what remains of it
+// in the host dies with the namespace.
 func killGroup(p *os.Process) error {
 	if p == nil {
 		return nil
 	}
 	err := p.Kill()
+	if errors.Is(err, os.ErrProcessDone) {
+		return nil
+	}
 	if gerr := syscall.Kill(-p.Pid, syscall.SIGKILL); gerr == nil {
 		err = nil
 	}

@@ -336,7 +336,7 @@ func TestStaleLabRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sleeper := exec.Command("ip", "netns", "exec", ns, os.Args[0])
+	sleeper := exec.Command(ipBin, "netns", "exec", ns, os.Args[0])
 	sleeper.Env = append(os.Environ(), childEnv+"=sleep")
 	if err := sleeper.Start(); err != nil {
 		t.Fatal(err)

@@ -389,6 +389,12 @@ func (r *Referee) newRun(m Match) *run {
 		reconnects: r.nc.Stats().Reconnects,
 		margin:     r.margin,
 		log:        r.log.With().Str("game_id", m.GameID).Logger(),
+		waiters:    make([]*waiter, n),
+		turnSubj:   make([]string, n),
+		eventSubj:  protocol.EventSubject(m.GameID),
+	}
+	for seat, p := range m.Players {
+		g.turnSubj[seat] = protocol.TurnSubject(p)
 	}
 	if m.Margin > 0 {
 		g.margin = m.Margin
@@ -434,6 +440,43 @@ type run struct {
 	lastRecord  int
 
 	reconnects uint64 // the referee connection's reconnect count when the game started
+
+	// What every turn would otherwise make again: each seat's waiter and turn subject,
+	// the event subject, the buffers messages are encoded in (NATS copies what it
+	// publishes), the legal moves' texts, and the position's text until the next move.
+	waiters   []*waiter
+	turnSubj  []string
+	eventSubj string
+	reqBuf    []byte
+	pubBuf    []byte
+	texts     []string
+	pos       string
+	posOK     bool
+}
+
+// position returns the state's text, made once a position.
+func (g *run) position() string {
+	if !g.posOK {
+		g.pos, g.posOK = g.st.String(), true
+	}
+	return g.pos
+}
+
+// waiter returns the seat's waiter.
+func (g *run) waiter(seat int) *waiter {
+	if g.waiters[seat] == nil {
+		g.waiters[seat] = newWaiter()
+	}
+	return g.waiters[seat]
+}
+
+// stop releases what the game holds that outlives it otherwise: its waiters' timers.
+func (g *run) stop() {
+	for _, w := range g.waiters {
+		if w != nil {
+			w.stop()
+		}
+	}
 }
 
 // outcome is the judgement of one seat's reply: a move, or a fault when reason is set.
@@ -450,8 +493,9 @@ type outcome struct {
 }
 
 func (g *run) play(ctx context.Context) (Result, error) {
+	defer g.stop()
 	g.st = g.m.Game.NewState()
-	g.res.StartPosition = g.st.String()
+	g.res.StartPosition = g.position()
 	g.res.Started = g.r.clock.Now()
 	g.log.Debug().Strs("players", g.m.Players).Str("game", g.res.Game).Msg("game start")
 	for seat, p := range g.m.Players {
@@ -465,7 +509,7 @@ func (g *run) play(ctx context.Context) (Result, error) {
 	if to := g.st.ToMove(); to >= 0 {
 		start.Seat = int(to)
 	}
-	g.publish(protocol.EventSubject(g.m.GameID), start)
+	g.publish(g.eventSubj, start)
 	if err := g.opening(); err != nil {
 		return g.abort(err)
 	}
@@ -510,6 +554,7 @@ func (g *run) opening() error {
 	for _, text := range g.m.Opening {
 		seat := max(int(g.st.ToMove()), 0) // 0 for a joint move, as for the players'
 		canon, err := playOpening(g.st, len(g.seats), []string{text})
+		g.posOK = false
 		if err != nil {
 			return fmt.Errorf("game %s: %w", g.res.Game, err)
 		}
@@ -570,7 +615,8 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	}
 	player := g.m.Players[seat]
 	ply := g.st.Ply()
-	ex := g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+	w, subject := g.waiter(int(seat)), g.turnSubj[seat]
+	ex := g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
 	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
 		// A player that has not moved in this game yet may have dropped off between games
 		// an instant before it began: it gets the wait to come back, then is asked again.
@@ -579,7 +625,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 			return nil, err
 		}
 		if len(gone) == 0 {
-			ex = g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+			ex = g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
 		}
 	}
 	if ex.err != nil {
@@ -590,7 +636,9 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	if out.reason != "" {
 		return []outcome{out}, nil
 	}
-	if err := g.st.Play(out.move); err != nil {
+	err = g.st.Play(out.move)
+	g.posOK = false
+	if err != nil {
 		out.reason = protocol.ReasonIllegalMove
 		out.detail = fmt.Sprintf("%s: move %q was refused by the rules: %v", player, out.text, err)
 		return []outcome{out}, nil
@@ -617,7 +665,7 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		reqs[seat] = req
+		reqs[seat] = slices.Clone(req) // the next request is encoded in the same buffer
 	}
 	// Only the exchanges run concurrently: the state is not safe for concurrent use, so
 	// requests are built before and replies judged after.
@@ -626,7 +674,7 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	for seat := range n {
 		limit := g.limit(seat)
 		wg.Go(func() {
-			exs[seat] = g.r.exchange(ctx, protocol.TurnSubject(g.m.Players[seat]), reqs[seat], limit, g.m.GameID, ply, g.reconnects)
+			exs[seat] = g.r.exchange(ctx, g.waiter(seat), g.turnSubj[seat], reqs[seat], limit, g.m.GameID, ply, g.reconnects)
 		})
 	}
 	wg.Wait()
@@ -656,7 +704,9 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	for seat, o := range outs {
 		joint[seat], texts[seat] = o.move, o.text
 	}
-	if err := g.st.PlayJoint(joint); err != nil {
+	err := g.st.PlayJoint(joint)
+	g.posOK = false
+	if err != nil {
 		return nil, fmt.Errorf("game %s refused the joint move %v of legal moves: %w", g.res.Game, texts, err)
 	}
 	text := strings.Join(texts, ",")
@@ -673,18 +723,19 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	return nil, nil
 }
 
-// request encodes the turn request for seat.
+// request encodes the turn request for seat. The bytes are valid until the next request.
 func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
-	texts := make([]string, len(legal))
-	for i, m := range legal {
-		texts[i] = g.st.MoveString(m)
+	texts := g.texts[:0]
+	for _, m := range legal {
+		texts = append(texts, g.st.MoveString(m))
 	}
+	g.texts = texts
 	ms := g.budget(int(seat)).Milliseconds()
 	req := protocol.TurnRequest{
 		V: protocol.Version, Type: protocol.TypeTurn,
 		GameID: g.m.GameID, Game: g.res.Game,
 		Seat: int(seat), SeatName: g.seats[seat],
-		Ply: g.st.Ply(), Position: g.st.String(),
+		Ply: g.st.Ply(), Position: g.position(),
 		Legal: texts, Moves: g.hist,
 		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms},
 	}
@@ -705,7 +756,8 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 			req.Observation = raw
 		}
 	}
-	return protocol.Encode(req), nil
+	g.reqBuf = protocol.AppendTurnRequest(g.reqBuf[:0], &req)
+	return g.reqBuf, nil
 }
 
 // timeText describes the seat's allowance for a Detail: "100ms+50ms" under a per-move
@@ -808,20 +860,24 @@ func (g *run) record(ply int, o outcome) {
 func (g *run) moveEvent(ply, seat int, text string) {
 	ev := g.event(protocol.TypeEventMove)
 	ev.Ply, ev.Seat, ev.Move = ply, seat, text
-	g.publish(protocol.EventSubject(g.m.GameID), ev)
+	g.pubBuf = protocol.AppendGameEvent(g.pubBuf[:0], &ev)
+	g.send(g.eventSubj, g.pubBuf)
 }
 
 func (g *run) event(typ string) protocol.GameEvent {
 	return protocol.GameEvent{
 		V: protocol.Version, Type: typ, GameID: g.m.GameID, Game: g.res.Game,
-		Ply: g.st.Ply(), Position: g.st.String(),
+		Ply: g.st.Ply(), Position: g.position(),
 	}
 }
 
 // publish sends msg, logging rather than failing: notices and events are for information,
 // and a broken connection shows up at the next turn request.
-func (g *run) publish(subject string, msg any) {
-	if err := g.r.nc.Publish(subject, protocol.Encode(msg)); err != nil {
+func (g *run) publish(subject string, msg any) { g.send(subject, protocol.Encode(msg)) }
+
+// send is publish of a message already encoded.
+func (g *run) send(subject string, data []byte) {
+	if err := g.r.nc.Publish(subject, data); err != nil {
 		g.log.Warn().Err(err).Str("subject", subject).Msg("publish failed")
 	}
 }
@@ -856,7 +912,7 @@ func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result
 	g.res.Scores = game.Scores(rets)
 	g.res.Result = game.ResultString(g.res.Scores)
 	g.res.Reason, g.res.Detail, g.res.Forfeit = reason, detail, forfeit
-	g.res.FinalPosition = g.st.String()
+	g.res.FinalPosition = g.position()
 	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	for seat, p := range g.m.Players {
@@ -897,7 +953,7 @@ func (g *run) void() (Result, error) {
 	g.res.Returns, g.res.Scores, g.res.Result, g.res.Forfeit = nil, nil, "", -1
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = "void: the referee's connection to NATS dropped during the game"
-	g.res.FinalPosition = g.st.String()
+	g.res.FinalPosition = g.position()
 	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
@@ -912,7 +968,7 @@ func (g *run) abort(cause error) (Result, error) {
 	}
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = cause.Error()
-	g.res.FinalPosition = g.st.String()
+	g.res.FinalPosition = g.position()
 	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
@@ -927,7 +983,7 @@ func (g *run) endEvent() {
 		ev.Seat = g.res.Forfeit
 	}
 	ev.Result, ev.Reason, ev.Detail, ev.Returns = g.res.Result, g.res.Reason, g.res.Detail, g.res.Returns
-	g.publish(protocol.EventSubject(g.m.GameID), ev)
+	g.publish(g.eventSubj, ev)
 	// Flush so that whoever reads the result can count on the notices being on their way.
 	// Without a connection there is nothing to wait for: the messages stay buffered.
 	if !connected(g.r.nc) {

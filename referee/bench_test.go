@@ -18,7 +18,11 @@
 // concurrency 1 and 8, and reports as p50 and p99 in microseconds: the round trip of a
 // turn (request sent to reply arrival, as charged to the player), the bare NATS round
 // trip, their ratio (target at concurrency 1: at most 1.5), and the referee's overhead per
-// move (from a reply's arrival to the next turn request being sent; target p99 under 50).
+// move (from a reply's arrival to the next turn request being sent; target p99 under 50),
+// split into its wait (until the game's goroutine took the reply from the goroutine of the
+// reply subscription) and its work (from then until the next request went out), with
+// p50-sched and p99-sched, how long the process's goroutines waited to run once runnable
+// (the Go runtime's /sched/latencies): on a saturated machine the wait is the tail.
 // moves/s comes with nats-rtt/s, the bare round trips per second at the same
 // concurrency.
 //
@@ -39,6 +43,8 @@ package referee
 import (
 	"context"
 	"fmt"
+	"math"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"testing"
@@ -229,6 +235,38 @@ func measure(b *testing.B, r *Referee, m Match, players [][]string, bare *echo, 
 	return spent
 }
 
+// schedLatencies is the runtime's histogram of how long goroutines waited to run once
+// runnable, since the program started.
+func schedLatencies() *metrics.Float64Histogram {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64Histogram()
+}
+
+// schedPercentile is the p-th percentile of the scheduling latencies between two readings
+// of schedLatencies, as the upper bound of its bucket.
+func schedPercentile(before, after *metrics.Float64Histogram, p float64) time.Duration {
+	var total uint64
+	counts := make([]uint64, len(after.Counts))
+	for i, c := range after.Counts {
+		counts[i] = c - before.Counts[i]
+		total += counts[i]
+	}
+	want := uint64(math.Ceil(float64(total) * p / 100))
+	var sum uint64
+	for i, c := range counts {
+		sum += c
+		if sum >= want && c > 0 {
+			upper := after.Buckets[i+1]
+			if math.IsInf(upper, 1) {
+				upper = after.Buckets[i]
+			}
+			return time.Duration(upper * float64(time.Second))
+		}
+	}
+	return 0
+}
+
 func BenchmarkTurn(b *testing.B) {
 	for _, conc := range []int{1, 8} {
 		b.Run(fmt.Sprintf("conc=%d", conc), func(b *testing.B) {
@@ -237,7 +275,14 @@ func BenchmarkTurn(b *testing.B) {
 			players := pairs(e, conc)
 			bare := newEcho(b, e, conc)
 			m := Match{Game: lookup(b, testgame.CountName+":target=200"), TC: TimeControl{PerMove: 10 * time.Second}}
-			var overhead, rtt []time.Duration
+			var overhead, rtt, wake, work []time.Duration
+			var mu sync.Mutex
+			r.overheadHook = func(wait, w time.Duration) {
+				mu.Lock()
+				wake, work = append(wake, wait), append(work, w)
+				mu.Unlock()
+			}
+			sched := schedLatencies()
 			spent := measure(b, r, m, players, bare, func(res Result) {
 				for i, mr := range res.Moves {
 					rtt = append(rtt, mr.Elapsed)
@@ -246,12 +291,19 @@ func BenchmarkTurn(b *testing.B) {
 					}
 				}
 			})
+			after := schedLatencies()
 			p50, p99 := percentile(rtt, 50), percentile(rtt, 99)
 			n50, n99 := percentile(bare.rtts, 50), percentile(bare.rtts, 99)
 			b.ReportMetric(float64(len(rtt))/spent.Seconds(), "moves/s")
 			b.ReportMetric(bare.perSecond(), "nats-rtt/s")
 			b.ReportMetric(us(percentile(overhead, 50)), "p50-overhead-µs")
 			b.ReportMetric(us(percentile(overhead, 99)), "p99-overhead-µs")
+			b.ReportMetric(us(percentile(wake, 50)), "p50-overhead-wait-µs")
+			b.ReportMetric(us(percentile(wake, 99)), "p99-overhead-wait-µs")
+			b.ReportMetric(us(percentile(work, 50)), "p50-overhead-work-µs")
+			b.ReportMetric(us(percentile(work, 99)), "p99-overhead-work-µs")
+			b.ReportMetric(us(schedPercentile(sched, after, 50)), "p50-sched-µs")
+			b.ReportMetric(us(schedPercentile(sched, after, 99)), "p99-sched-µs")
 			b.ReportMetric(us(p50), "p50-turn-rtt-µs")
 			b.ReportMetric(us(p99), "p99-turn-rtt-µs")
 			b.ReportMetric(us(n50), "p50-nats-rtt-µs")

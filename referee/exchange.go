@@ -171,6 +171,7 @@ type exchange struct {
 	bad          error     // the reply could not be decoded
 	sent         time.Time // just before the request was published
 	at           time.Time // when the reply arrived
+	woke         time.Time // when the exchange took it; only for the referee's overheadHook
 	elapsed      time.Duration
 	stale        int           // replies for another game or ply, ignored
 	noResponders bool          // nobody was subscribed when the request was sent
@@ -182,7 +183,7 @@ type exchange struct {
 }
 
 // exchange sends a turn request for the game and ply and waits for its reply until limit
-// has passed on the referee's clock. Replies that decode but name another game or ply are
+// has passed on the referee's clock, calling sent, if not nil, once the request is out. Replies that decode but name another game or ply are
 // stale: they are ignored, and the wait goes on. When no reply came in time, it checks
 // whether the player is still subscribed. It is safe for concurrent use.
 //
@@ -190,7 +191,7 @@ type exchange struct {
 // outage is no game time: when the connection has dropped since the game started (its
 // reconnect count differs from reconnects, or it is not connected), it gives up the turn
 // with an error wrapping errOutage, so that a void game ends as soon as it is known to be.
-func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64) exchange {
+func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64, sent func()) exchange {
 	inbox, token, err := r.await(w)
 	if err != nil {
 		return exchange{err: err}
@@ -205,6 +206,9 @@ func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req [
 	if err := r.nc.PublishRequest(subject, inbox, req); err != nil {
 		return exchange{err: fmt.Errorf("turn request on %s: %w", subject, err)}
 	}
+	if sent != nil {
+		sent()
+	}
 	// take judges one message; it reports whether the exchange is over.
 	take := func(a arrival) bool {
 		if a.token != token {
@@ -212,6 +216,9 @@ func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req [
 			return false
 		}
 		ex.at, ex.elapsed = a.at, a.at.Sub(ex.sent)
+		if r.overheadHook != nil {
+			ex.woke = r.clock.Now()
+		}
 		if isNoResponders(a.msg) {
 			ex.noResponders = true
 			return true

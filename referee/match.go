@@ -109,6 +109,11 @@ type Referee struct {
 	// timeoutHook, when set (by benchmarks), learns how long after a turn's deadline the
 	// referee decided that no reply had come.
 	timeoutHook func(late time.Duration)
+	// overheadHook, when set (by benchmarks), learns the two parts of the overhead of each
+	// turn's reply (MoveRecord.Overhead) but a simultaneous turn's: the wait from the
+	// reply's arrival until the game's goroutine took it, and the work from then until the
+	// next request went out.
+	overheadHook func(wait, work time.Duration)
 }
 
 // New returns a Referee for cfg.
@@ -396,6 +401,7 @@ func (r *Referee) newRun(m Match) *run {
 	for seat, p := range m.Players {
 		g.turnSubj[seat] = protocol.TurnSubject(p)
 	}
+	g.afterSend = g.flushEvent
 	if m.Margin > 0 {
 		g.margin = m.Margin
 	}
@@ -437,6 +443,7 @@ type run struct {
 	// lastArrival is when the reply that completed the latest turn arrived, and
 	// lastRecord the index in res.Moves of the record that carries the overhead after it.
 	lastArrival time.Time
+	lastWoke    time.Time // when the game took that reply, for overheadHook; zero if unknown
 	lastRecord  int
 
 	reconnects uint64 // the referee connection's reconnect count when the game started
@@ -452,6 +459,16 @@ type run struct {
 	texts     []string
 	pos       string
 	posOK     bool
+
+	pending   pendingEvent // the move event to publish after the next request
+	afterSend func()       // flushEvent, made once
+}
+
+// pendingEvent is a move event waiting for the next turn request to go out first.
+type pendingEvent struct {
+	ok        bool
+	ply, seat int
+	move      string
 }
 
 // position returns the state's text, made once a position.
@@ -599,6 +616,9 @@ func (g *run) sent(t time.Time) {
 	if g.lastRecord >= 0 {
 		g.res.Moves[g.lastRecord].Overhead = t.Sub(g.lastArrival)
 		g.lastRecord = -1
+		if g.r.overheadHook != nil && !g.lastWoke.IsZero() {
+			g.r.overheadHook(g.lastWoke.Sub(g.lastArrival), t.Sub(g.lastWoke))
+		}
 	}
 }
 
@@ -616,7 +636,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	player := g.m.Players[seat]
 	ply := g.st.Ply()
 	w, subject := g.waiter(int(seat)), g.turnSubj[seat]
-	ex := g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+	ex := g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, g.afterSend)
 	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
 		// A player that has not moved in this game yet may have dropped off between games
 		// an instant before it began: it gets the wait to come back, then is asked again.
@@ -625,7 +645,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 			return nil, err
 		}
 		if len(gone) == 0 {
-			ex = g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+			ex = g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, nil)
 		}
 	}
 	if ex.err != nil {
@@ -645,8 +665,8 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	}
 	g.hist = append(g.hist, out.text)
 	g.record(ply, out)
-	g.lastArrival, g.lastRecord = out.at, len(g.res.Moves)-1
-	g.moveEvent(ply, int(seat), out.text)
+	g.lastArrival, g.lastWoke, g.lastRecord = out.at, ex.woke, len(g.res.Moves)-1
+	g.deferMoveEvent(ply, int(seat), out.text)
 	return nil, nil
 }
 
@@ -669,12 +689,13 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	}
 	// Only the exchanges run concurrently: the state is not safe for concurrent use, so
 	// requests are built before and replies judged after.
+	g.flushEvent()
 	exs := make([]exchange, n)
 	var wg sync.WaitGroup
 	for seat := range n {
 		limit := g.limit(seat)
 		wg.Go(func() {
-			exs[seat] = g.r.exchange(ctx, g.waiter(seat), g.turnSubj[seat], reqs[seat], limit, g.m.GameID, ply, g.reconnects)
+			exs[seat] = g.r.exchange(ctx, g.waiter(seat), g.turnSubj[seat], reqs[seat], limit, g.m.GameID, ply, g.reconnects, nil)
 		})
 	}
 	wg.Wait()
@@ -718,7 +739,7 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 			last = seat
 		}
 	}
-	g.lastArrival, g.lastRecord = outs[last].at, len(g.res.Moves)-n+last
+	g.lastArrival, g.lastWoke, g.lastRecord = outs[last].at, time.Time{}, len(g.res.Moves)-n+last
 	g.moveEvent(ply, 0, text)
 	return nil, nil
 }
@@ -857,6 +878,23 @@ func (g *run) record(ply int, o outcome) {
 	g.log.Debug().Int("ply", ply).Int("seat", o.seat).Str("move", o.text).Dur("elapsed", o.elapsed).Msg("move")
 }
 
+// deferMoveEvent publishes the event of a move once the next turn request is out, or the
+// game ends: the referee's overhead between a reply and the next request leaves the
+// event out, and the two messages go out to the server together. Spectators still see
+// the game's events in order, each with the position after its move.
+func (g *run) deferMoveEvent(ply, seat int, text string) {
+	g.flushEvent()
+	g.pending = pendingEvent{ok: true, ply: ply, seat: seat, move: text}
+}
+
+// flushEvent publishes the deferred move event, if any.
+func (g *run) flushEvent() {
+	if p := g.pending; p.ok {
+		g.pending = pendingEvent{}
+		g.moveEvent(p.ply, p.seat, p.move)
+	}
+}
+
 func (g *run) moveEvent(ply, seat int, text string) {
 	ev := g.event(protocol.TypeEventMove)
 	ev.Ply, ev.Seat, ev.Move = ply, seat, text
@@ -905,6 +943,7 @@ func (g *run) forfeit(faults []outcome) (Result, error) {
 }
 
 func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result, error) {
+	g.flushEvent()
 	if g.outage() {
 		return g.void()
 	}
@@ -949,6 +988,7 @@ func connected(nc *nats.Conn) bool {
 
 // void ends a game that cannot count because the referee's connection dropped during it.
 func (g *run) void() (Result, error) {
+	g.flushEvent()
 	cause := fmt.Errorf("game %s: %w", g.m.GameID, ErrVoided)
 	g.res.Returns, g.res.Scores, g.res.Result, g.res.Forfeit = nil, nil, "", -1
 	g.res.Reason = protocol.ReasonAborted
@@ -963,6 +1003,7 @@ func (g *run) void() (Result, error) {
 
 // abort ends a game that has no result.
 func (g *run) abort(cause error) (Result, error) {
+	g.flushEvent()
 	if !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) && g.outage() {
 		return g.void()
 	}

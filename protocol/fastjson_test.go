@@ -76,6 +76,11 @@ func TestEncodeAsEncodingJSON(t *testing.T) {
 			t.Errorf("Encode(&%#v)\n got %s\nwant %s", m, got, want)
 		}
 	}
+	for _, m := range []any{(*TurnRequest)(nil), (*TurnReply)(nil), (*GameNotice)(nil), (*GameEvent)(nil)} {
+		if got := Encode(m); string(got) != "null" {
+			t.Errorf("Encode(%T(nil)) = %s, want null", m, got)
+		}
+	}
 	r := sampleTurnRequest()
 	if got, want := AppendTurnRequest([]byte("x"), &r), append([]byte("x"), Encode(r)...); !bytes.Equal(got, want) {
 		t.Errorf("AppendTurnRequest after a prefix = %s, want %s", got, want)

@@ -144,22 +144,30 @@ func encodeFast(msg any) (b []byte, ok bool) {
 	switch m := msg.(type) {
 	case TurnRequest:
 		return AppendTurnRequest(nil, &m), true
-	case *TurnRequest:
-		return AppendTurnRequest(nil, m), m != nil
 	case TurnReply:
 		return AppendTurnReply(nil, &m), true
-	case *TurnReply:
-		return AppendTurnReply(nil, m), m != nil
 	case GameNotice:
 		return AppendGameNotice(nil, &m), true
-	case *GameNotice:
-		return AppendGameNotice(nil, m), m != nil
 	case GameEvent:
 		return AppendGameEvent(nil, &m), true
+	case *TurnRequest:
+		if m != nil {
+			return AppendTurnRequest(nil, m), true
+		}
+	case *TurnReply:
+		if m != nil {
+			return AppendTurnReply(nil, m), true
+		}
+	case *GameNotice:
+		if m != nil {
+			return AppendGameNotice(nil, m), true
+		}
 	case *GameEvent:
-		return AppendGameEvent(nil, m), m != nil
+		if m != nil {
+			return AppendGameEvent(nil, m), true
+		}
 	}
-	return nil, false
+	return nil, false // nil pointers included: encoding/json writes null
 }
 
 // The fast decoders fill in m and report true, or leave m zero and report false when the

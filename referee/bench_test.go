@@ -5,8 +5,9 @@
 //	go test -run '^$' -bench ForfeitLatency -benchtime 3s ./referee
 //	go test -run '^$' -bench FalseForfeits -benchtime 10000x -timeout 30m ./referee
 //
-// and the profiles behind them from the same with -cpuprofile (one sub-benchmark at a time,
-// such as -bench 'Turn/conc=1$' or -bench 'GamesPerSecond/othello/conc=8$').
+// and the profiles behind them from the same with -cpuprofile, one sub-benchmark at a time
+// (-bench 'Turn/conc=1$' or -bench 'GamesPerSecond/othello$/conc=8$'; each part of the
+// pattern is a regular expression of its own, so 'othello' alone also picks othello-runtime).
 //
 // Every throughput and latency figure comes with its bare-NATS reference, measured in the
 // same run on the same connections, interleaved with the referee's own measurement round

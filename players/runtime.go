@@ -691,6 +691,20 @@ func (p *runner) compareLegal(log zerolog.Logger, st game.State, ours []game.Mov
 	if theirs == nil {
 		return
 	}
+	if len(ours) == len(theirs) {
+		// Both lists come from the same rules, most often in the same order: then there
+		// is nothing to sort.
+		same := true
+		for i, m := range ours {
+			if st.MoveString(m) != theirs[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
+	}
 	mine := make([]string, len(ours))
 	for i, m := range ours {
 		mine[i] = st.MoveString(m)

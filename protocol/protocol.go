@@ -241,8 +241,18 @@ type GameEvent struct {
 	Returns  []float64 `json:"returns,omitempty"`
 }
 
-// Encode marshals a message. It never fails for the types of this package.
+// Encode marshals a message. It never fails for the types of this package. The messages
+// of turns, notices and events have encoders of their own (AppendTurnRequest and the
+// others), which write the same bytes as encoding/json.
 func Encode(msg any) []byte {
+	if b, ok := encodeFast(msg); ok {
+		return b
+	}
+	return encodeJSON(msg)
+}
+
+// encodeJSON is Encode through encoding/json.
+func encodeJSON(msg any) []byte {
 	b, err := json.Marshal(msg)
 	if err != nil {
 		panic(fmt.Sprintf("protocol: encode %T: %v", msg, err))
@@ -252,13 +262,8 @@ func Encode(msg any) []byte {
 
 // decodeStrict unmarshals data into v, rejecting oversize input, unknown fields (matched
 // exactly, case included), repeated fields and trailing data, then checks the header.
-func decodeStrict(data []byte, v any, wantType string, h func() Header) error {
-	return decodeStrictLimit(data, v, MaxMessageSize, func(got Header) error {
-		if got.Type != wantType {
-			return fmt.Errorf("%w: type %q, want %q", ErrMalformed, got.Type, wantType)
-		}
-		return nil
-	}, h)
+func decodeStrict(data []byte, v any, want string, h func() Header) error {
+	return decodeStrictLimit(data, v, MaxMessageSize, wantType(want), h)
 }
 
 // decodeStrictLimit is decodeStrict with a size limit and a check of the type of its own.
@@ -277,11 +282,16 @@ func decodeStrictLimit(data []byte, v any, limit int, checkType func(Header) err
 	if err := checkKeys(data, reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	hd := h()
-	if hd.V != Version {
-		return fmt.Errorf("%w: version %d, want %d", ErrMalformed, hd.V, Version)
+	return checkHeader(h(), checkType)
+}
+
+// decodeFast is decodeStrict behind a fast path: scan fills in the message and reports
+// true, or leaves it zero and reports false when the strict decoder must decide.
+func decodeFast(data []byte, scan func([]byte) bool, v any, want string, h func() Header) error {
+	if len(data) <= MaxMessageSize && scan(data) {
+		return checkHeader(h(), wantType(want))
 	}
-	return checkType(hd)
+	return decodeStrict(data, v, want, h)
 }
 
 // DecodeHello decodes and validates a Hello.
@@ -323,7 +333,7 @@ func DecodeRollCall(data []byte) (RollCall, error) {
 // DecodeTurnRequest decodes and validates a TurnRequest.
 func DecodeTurnRequest(data []byte) (TurnRequest, error) {
 	var m TurnRequest
-	if err := decodeStrict(data, &m, TypeTurn, func() Header { return Header{m.V, m.Type} }); err != nil {
+	if err := decodeFast(data, m.scan, &m, TypeTurn, func() Header { return Header{m.V, m.Type} }); err != nil {
 		return TurnRequest{}, err
 	}
 	if err := CheckName("game_id", m.GameID); err != nil {
@@ -339,7 +349,7 @@ func DecodeTurnRequest(data []byte) (TurnRequest, error) {
 // reply answers the right turn and whether the move is legal is the referee's business.
 func DecodeTurnReply(data []byte) (TurnReply, error) {
 	var m TurnReply
-	if err := decodeStrict(data, &m, TypeMove, func() Header { return Header{m.V, m.Type} }); err != nil {
+	if err := decodeFast(data, m.scan, &m, TypeMove, func() Header { return Header{m.V, m.Type} }); err != nil {
 		return TurnReply{}, err
 	}
 	if m.Move == "" || len(m.Move) > 64 {
@@ -361,12 +371,21 @@ func DecodeGameNotice(data []byte) (GameNotice, error) {
 	if len(data) > MaxMessageSize {
 		return GameNotice{}, fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
 	}
-	if err := json.Unmarshal(data, &h); err == nil && h.Type == TypeGameEnd {
-		err := decodeStrict(data, &m, TypeGameEnd, func() Header { return Header{m.V, m.Type} })
+	header := func() Header { return Header{m.V, m.Type} }
+	if m.scan(data) {
+		want := TypeGameStart
+		if m.Type == TypeGameEnd {
+			want = TypeGameEnd
+		}
+		if err := checkHeader(header(), wantType(want)); err != nil {
+			return GameNotice{}, err
+		}
+	} else if err := json.Unmarshal(data, &h); err == nil && h.Type == TypeGameEnd {
+		err := decodeStrict(data, &m, TypeGameEnd, header)
 		if err != nil {
 			return GameNotice{}, err
 		}
-	} else if err := decodeStrict(data, &m, TypeGameStart, func() Header { return Header{m.V, m.Type} }); err != nil {
+	} else if err := decodeStrict(data, &m, TypeGameStart, header); err != nil {
 		return GameNotice{}, err
 	}
 	if err := CheckName("game_id", m.GameID); err != nil {
@@ -385,13 +404,23 @@ func DecodeGameEvent(data []byte) (GameEvent, error) {
 	if len(data) > MaxMessageSize {
 		return GameEvent{}, fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), MaxMessageSize)
 	}
-	_ = json.Unmarshal(data, &h) // a bad header is reported by decodeStrict below
+	header := func() Header { return Header{m.V, m.Type} }
+	fast := m.scan(data)
+	if fast {
+		h.Type = m.Type
+	} else {
+		_ = json.Unmarshal(data, &h) // a bad header is reported by decodeStrict below
+	}
 	switch h.Type {
 	case TypeEventStart, TypeEventMove, TypeEventEnd:
 	default:
 		h.Type = TypeEventStart
 	}
-	if err := decodeStrict(data, &m, h.Type, func() Header { return Header{m.V, m.Type} }); err != nil {
+	if fast {
+		if err := checkHeader(header(), wantType(h.Type)); err != nil {
+			return GameEvent{}, err
+		}
+	} else if err := decodeStrict(data, &m, h.Type, header); err != nil {
 		return GameEvent{}, err
 	}
 	if err := CheckName("game_id", m.GameID); err != nil {

@@ -31,24 +31,83 @@ const probeTimeout = 2 * time.Second
 // replies routes the replies to turn requests to the exchanges waiting for them. Every
 // request gets its own reply subject, a token under one wildcard subscription of the
 // referee's, so a turn can receive several messages (a stale reply and then the right one)
-// and a reply to a turn that is over finds nobody waiting and is dropped.
+// and a reply to a turn that is over finds nobody waiting and is dropped. One subscription
+// for all turns spares the server a subscription and an unsubscription per turn.
 type replies struct {
 	mu      sync.Mutex
 	sub     *nats.Subscription
 	prefix  string // the inbox prefix, ending in '.'
 	seq     uint64
-	waiting map[string]chan arrival
+	waiting map[uint64]chan arrival // by token
 }
 
-// arrival is a message on a reply subject and the referee's time when it arrived.
+// arrival is a message on a reply subject, the token of its subject, and the referee's
+// time when it arrived.
 type arrival struct {
-	msg *nats.Msg
-	at  time.Time
+	msg   *nats.Msg
+	token uint64
+	at    time.Time
 }
 
-// await returns a fresh reply subject and the channel its messages arrive on; release
-// stops the routing.
-func (r *Referee) await() (subject string, c <-chan arrival, release func(), err error) {
+// waiter is what one seat of a game waits for its replies with, reused turn after turn
+// (the seats of a simultaneous turn wait at once, each with its own): the channel the
+// replies are routed to, and the timers of a turn. A message still in the channel from
+// an earlier turn carries that turn's token, and the exchange drops it as the router
+// drops the replies to turns that are over.
+type waiter struct {
+	replies  chan arrival
+	watch    *time.Ticker // the outage watch; nil until the first turn
+	deadline *time.Timer  // the turn's deadline on a RealClock; nil until the first turn
+	stopFake func()       // stops the turn's deadline on another clock
+}
+
+func newWaiter() *waiter {
+	// One more than replyQueue: the router may hand over one message of the previous
+	// turn just after the exchange has emptied the channel.
+	return &waiter{replies: make(chan arrival, replyQueue+1)}
+}
+
+// stop releases the waiter's timers.
+func (w *waiter) stop() {
+	if w.watch != nil {
+		w.watch.Stop()
+	}
+	w.stopDeadline()
+}
+
+// startDeadline starts the turn's deadline timer on the referee's clock.
+func (w *waiter) startDeadline(c Clock, d time.Duration) <-chan time.Time {
+	if _, ok := c.(realClock); !ok {
+		ch, stop := startTimer(c, d)
+		w.stopFake = stop
+		return ch
+	}
+	if w.deadline == nil {
+		w.deadline = time.NewTimer(d)
+	} else {
+		w.deadline.Reset(d)
+	}
+	return w.deadline.C
+}
+
+// stopDeadline stops the turn's deadline timer.
+func (w *waiter) stopDeadline() {
+	switch {
+	case w.stopFake != nil:
+		w.stopFake()
+		w.stopFake = nil
+	case w.deadline != nil:
+		w.deadline.Stop()
+	}
+}
+
+// await registers a fresh reply subject whose messages go to w, and returns it with its
+// token; release(token) stops the routing. Messages of earlier turns still waiting in w
+// are dropped.
+func (r *Referee) await(w *waiter) (subject string, token uint64, err error) {
+	for len(w.replies) > 0 {
+		<-w.replies
+	}
 	rp := &r.replies
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
@@ -56,39 +115,43 @@ func (r *Referee) await() (subject string, c <-chan arrival, release func(), err
 		prefix := r.nc.NewInbox() + "."
 		sub, err := r.nc.Subscribe(prefix+"*", r.deliver)
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("subscribe to the reply inbox: %w", err)
+			return "", 0, fmt.Errorf("subscribe to the reply inbox: %w", err)
 		}
 		rp.sub, rp.prefix = sub, prefix
 		if rp.waiting == nil {
-			rp.waiting = map[string]chan arrival{}
+			rp.waiting = map[uint64]chan arrival{}
 		}
 	}
 	rp.seq++
-	token := strconv.FormatUint(rp.seq, 36)
-	ch := make(chan arrival, replyQueue)
-	rp.waiting[token] = ch
-	release = func() {
-		rp.mu.Lock()
-		delete(rp.waiting, token)
-		rp.mu.Unlock()
-	}
-	return rp.prefix + token, ch, release, nil
+	rp.waiting[rp.seq] = w.replies
+	var buf [64]byte
+	return string(strconv.AppendUint(append(buf[:0], rp.prefix...), rp.seq, 36)), rp.seq, nil
+}
+
+// release stops routing the replies of token.
+func (r *Referee) release(token uint64) {
+	r.replies.mu.Lock()
+	delete(r.replies.waiting, token)
+	r.replies.mu.Unlock()
 }
 
 // deliver hands a message on the reply inbox to the exchange waiting for it. It runs on
 // the subscription's goroutine, so it only stamps and forwards.
 func (r *Referee) deliver(msg *nats.Msg) {
 	at := r.clock.Now()
-	token := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
-	r.replies.mu.Lock()
-	ch := r.replies.waiting[token]
-	r.replies.mu.Unlock()
+	token, err := strconv.ParseUint(msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:], 36, 64)
+	var ch chan arrival
+	if err == nil {
+		r.replies.mu.Lock()
+		ch = r.replies.waiting[token]
+		r.replies.mu.Unlock()
+	}
 	if ch == nil {
 		r.log.Debug().Int("bytes", len(msg.Data)).Msg("reply to a turn that is over ignored")
 		return
 	}
 	select {
-	case ch <- arrival{msg: msg, at: at}:
+	case ch <- arrival{msg: msg, token: token, at: at}:
 	default:
 		r.log.Debug().Int("bytes", len(msg.Data)).Msg("reply dropped: too many replies to one turn")
 	}
@@ -108,6 +171,7 @@ type exchange struct {
 	bad          error     // the reply could not be decoded
 	sent         time.Time // just before the request was published
 	at           time.Time // when the reply arrived
+	woke         time.Time // when the exchange took it; only for the referee's overheadHook
 	elapsed      time.Duration
 	stale        int           // replies for another game or ply, ignored
 	noResponders bool          // nobody was subscribed when the request was sent
@@ -119,7 +183,7 @@ type exchange struct {
 }
 
 // exchange sends a turn request for the game and ply and waits for its reply until limit
-// has passed on the referee's clock. Replies that decode but name another game or ply are
+// has passed on the referee's clock, calling sent, if not nil, once the request is out. Replies that decode but name another game or ply are
 // stale: they are ignored, and the wait goes on. When no reply came in time, it checks
 // whether the player is still subscribed. It is safe for concurrent use.
 //
@@ -127,23 +191,34 @@ type exchange struct {
 // outage is no game time: when the connection has dropped since the game started (its
 // reconnect count differs from reconnects, or it is not connected), it gives up the turn
 // with an error wrapping errOutage, so that a void game ends as soon as it is known to be.
-func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64) exchange {
-	inbox, replies, release, err := r.await()
+func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64, sent func()) exchange {
+	inbox, token, err := r.await(w)
 	if err != nil {
 		return exchange{err: err}
 	}
-	defer release()
+	defer r.release(token)
+	replies := w.replies
 	ex := exchange{sent: r.clock.Now()}
 	// The timer fires just after the limit, so that a reply at the limit exactly is in
 	// time whichever of the two arrives first.
-	timer, stop := startTimer(r.clock, limit+time.Nanosecond)
-	defer stop()
+	timer := w.startDeadline(r.clock, limit+time.Nanosecond)
+	defer w.stopDeadline()
 	if err := r.nc.PublishRequest(subject, inbox, req); err != nil {
 		return exchange{err: fmt.Errorf("turn request on %s: %w", subject, err)}
 	}
+	if sent != nil {
+		sent()
+	}
 	// take judges one message; it reports whether the exchange is over.
 	take := func(a arrival) bool {
+		if a.token != token {
+			r.log.Debug().Int("bytes", len(a.msg.Data)).Msg("reply to a turn that is over ignored")
+			return false
+		}
 		ex.at, ex.elapsed = a.at, a.at.Sub(ex.sent)
+		if r.overheadHook != nil {
+			ex.woke = r.clock.Now()
+		}
 		if isNoResponders(a.msg) {
 			ex.noResponders = true
 			return true
@@ -158,15 +233,19 @@ func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limi
 		ex.rep, ex.bad = rep, bad
 		return true
 	}
-	watch := time.NewTicker(outagePoll)
-	defer watch.Stop()
+	if w.watch == nil {
+		w.watch = time.NewTicker(outagePoll)
+	} else {
+		w.watch.Reset(outagePoll)
+	}
+	defer w.watch.Stop()
 	for {
 		select {
 		case a := <-replies:
 			if take(a) {
 				return ex
 			}
-		case <-watch.C:
+		case <-w.watch.C:
 			if r.nc.Stats().Reconnects != reconnects || !connected(r.nc) {
 				return exchange{err: fmt.Errorf("turn request on %s: %w", subject, errOutage)}
 			}
@@ -197,7 +276,7 @@ func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limi
 				r.timeoutHook(r.clock.Now().Sub(ex.sent.Add(limit)))
 			}
 			if !gone && err == nil {
-				a, ok, watched := r.watchLate(ctx, replies, gameID, ply)
+				a, ok, watched := r.watchLate(ctx, replies, token, gameID, ply)
 				switch {
 				case ok && !a.at.After(ex.sent.Add(limit)):
 					// Stamped in time, and routed to this turn only as the timer fired:
@@ -221,7 +300,7 @@ func (r *Referee) exchange(ctx context.Context, subject string, req []byte, limi
 // LateWatch on the wall clock. It returns the reply when one came (ok), or how long it
 // listened in vain. Knowing how late a reply was tells a player that thinks a little too
 // long from one that stalled; the exchange decides what the reply means.
-func (r *Referee) watchLate(ctx context.Context, replies <-chan arrival, gameID string, ply int) (a arrival, ok bool, watched time.Duration) {
+func (r *Referee) watchLate(ctx context.Context, replies <-chan arrival, token uint64, gameID string, ply int) (a arrival, ok bool, watched time.Duration) {
 	if r.lateWatch <= 0 {
 		return arrival{}, false, 0
 	}
@@ -231,6 +310,9 @@ func (r *Referee) watchLate(ctx context.Context, replies <-chan arrival, gameID 
 	for {
 		select {
 		case a := <-replies:
+			if a.token != token {
+				continue
+			}
 			if isNoResponders(a.msg) {
 				return arrival{}, false, time.Since(start)
 			}

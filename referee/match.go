@@ -109,6 +109,11 @@ type Referee struct {
 	// timeoutHook, when set (by benchmarks), learns how long after a turn's deadline the
 	// referee decided that no reply had come.
 	timeoutHook func(late time.Duration)
+	// overheadHook, when set (by benchmarks), learns the two parts of the overhead of each
+	// turn's reply (MoveRecord.Overhead) but a simultaneous turn's: the wait from the
+	// reply's arrival until the game's goroutine took it, and the work from then until the
+	// next request went out.
+	overheadHook func(wait, work time.Duration)
 }
 
 // New returns a Referee for cfg.
@@ -389,7 +394,14 @@ func (r *Referee) newRun(m Match) *run {
 		reconnects: r.nc.Stats().Reconnects,
 		margin:     r.margin,
 		log:        r.log.With().Str("game_id", m.GameID).Logger(),
+		waiters:    make([]*waiter, n),
+		turnSubj:   make([]string, n),
+		eventSubj:  protocol.EventSubject(m.GameID),
 	}
+	for seat, p := range m.Players {
+		g.turnSubj[seat] = protocol.TurnSubject(p)
+	}
+	g.afterSend = g.flushEvent
 	if m.Margin > 0 {
 		g.margin = m.Margin
 	}
@@ -431,9 +443,57 @@ type run struct {
 	// lastArrival is when the reply that completed the latest turn arrived, and
 	// lastRecord the index in res.Moves of the record that carries the overhead after it.
 	lastArrival time.Time
+	lastWoke    time.Time // when the game took that reply, for overheadHook; zero if unknown
 	lastRecord  int
 
 	reconnects uint64 // the referee connection's reconnect count when the game started
+
+	// What every turn would otherwise make again: each seat's waiter and turn subject,
+	// the event subject, the buffers messages are encoded in (NATS copies what it
+	// publishes), the legal moves' texts, and the position's text until the next move.
+	waiters   []*waiter
+	turnSubj  []string
+	eventSubj string
+	reqBuf    []byte
+	pubBuf    []byte
+	texts     []string
+	pos       string
+	posOK     bool
+
+	pending   pendingEvent // the move event to publish after the next request
+	afterSend func()       // flushEvent, made once
+}
+
+// pendingEvent is a move event waiting for the next turn request to go out first.
+type pendingEvent struct {
+	ok        bool
+	ply, seat int
+	move      string
+}
+
+// position returns the state's text, made once a position.
+func (g *run) position() string {
+	if !g.posOK {
+		g.pos, g.posOK = g.st.String(), true
+	}
+	return g.pos
+}
+
+// waiter returns the seat's waiter.
+func (g *run) waiter(seat int) *waiter {
+	if g.waiters[seat] == nil {
+		g.waiters[seat] = newWaiter()
+	}
+	return g.waiters[seat]
+}
+
+// stop releases what the game holds that outlives it otherwise: its waiters' timers.
+func (g *run) stop() {
+	for _, w := range g.waiters {
+		if w != nil {
+			w.stop()
+		}
+	}
 }
 
 // outcome is the judgement of one seat's reply: a move, or a fault when reason is set.
@@ -450,8 +510,9 @@ type outcome struct {
 }
 
 func (g *run) play(ctx context.Context) (Result, error) {
+	defer g.stop()
 	g.st = g.m.Game.NewState()
-	g.res.StartPosition = g.st.String()
+	g.res.StartPosition = g.position()
 	g.res.Started = g.r.clock.Now()
 	g.log.Debug().Strs("players", g.m.Players).Str("game", g.res.Game).Msg("game start")
 	for seat, p := range g.m.Players {
@@ -465,7 +526,7 @@ func (g *run) play(ctx context.Context) (Result, error) {
 	if to := g.st.ToMove(); to >= 0 {
 		start.Seat = int(to)
 	}
-	g.publish(protocol.EventSubject(g.m.GameID), start)
+	g.publish(g.eventSubj, start)
 	if err := g.opening(); err != nil {
 		return g.abort(err)
 	}
@@ -510,6 +571,7 @@ func (g *run) opening() error {
 	for _, text := range g.m.Opening {
 		seat := max(int(g.st.ToMove()), 0) // 0 for a joint move, as for the players'
 		canon, err := playOpening(g.st, len(g.seats), []string{text})
+		g.posOK = false
 		if err != nil {
 			return fmt.Errorf("game %s: %w", g.res.Game, err)
 		}
@@ -554,6 +616,9 @@ func (g *run) sent(t time.Time) {
 	if g.lastRecord >= 0 {
 		g.res.Moves[g.lastRecord].Overhead = t.Sub(g.lastArrival)
 		g.lastRecord = -1
+		if g.r.overheadHook != nil && !g.lastWoke.IsZero() {
+			g.r.overheadHook(g.lastWoke.Sub(g.lastArrival), t.Sub(g.lastWoke))
+		}
 	}
 }
 
@@ -570,7 +635,8 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	}
 	player := g.m.Players[seat]
 	ply := g.st.Ply()
-	ex := g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+	w, subject := g.waiter(int(seat)), g.turnSubj[seat]
+	ex := g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, g.afterSend)
 	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
 		// A player that has not moved in this game yet may have dropped off between games
 		// an instant before it began: it gets the wait to come back, then is asked again.
@@ -579,7 +645,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 			return nil, err
 		}
 		if len(gone) == 0 {
-			ex = g.r.exchange(ctx, protocol.TurnSubject(player), req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects)
+			ex = g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, nil)
 		}
 	}
 	if ex.err != nil {
@@ -590,15 +656,17 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	if out.reason != "" {
 		return []outcome{out}, nil
 	}
-	if err := g.st.Play(out.move); err != nil {
+	err = g.st.Play(out.move)
+	g.posOK = false
+	if err != nil {
 		out.reason = protocol.ReasonIllegalMove
 		out.detail = fmt.Sprintf("%s: move %q was refused by the rules: %v", player, out.text, err)
 		return []outcome{out}, nil
 	}
 	g.hist = append(g.hist, out.text)
 	g.record(ply, out)
-	g.lastArrival, g.lastRecord = out.at, len(g.res.Moves)-1
-	g.moveEvent(ply, int(seat), out.text)
+	g.lastArrival, g.lastWoke, g.lastRecord = out.at, ex.woke, len(g.res.Moves)-1
+	g.deferMoveEvent(ply, int(seat), out.text)
 	return nil, nil
 }
 
@@ -617,16 +685,17 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		reqs[seat] = req
+		reqs[seat] = slices.Clone(req) // the next request is encoded in the same buffer
 	}
 	// Only the exchanges run concurrently: the state is not safe for concurrent use, so
 	// requests are built before and replies judged after.
+	g.flushEvent()
 	exs := make([]exchange, n)
 	var wg sync.WaitGroup
 	for seat := range n {
 		limit := g.limit(seat)
 		wg.Go(func() {
-			exs[seat] = g.r.exchange(ctx, protocol.TurnSubject(g.m.Players[seat]), reqs[seat], limit, g.m.GameID, ply, g.reconnects)
+			exs[seat] = g.r.exchange(ctx, g.waiter(seat), g.turnSubj[seat], reqs[seat], limit, g.m.GameID, ply, g.reconnects, nil)
 		})
 	}
 	wg.Wait()
@@ -656,7 +725,9 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	for seat, o := range outs {
 		joint[seat], texts[seat] = o.move, o.text
 	}
-	if err := g.st.PlayJoint(joint); err != nil {
+	err := g.st.PlayJoint(joint)
+	g.posOK = false
+	if err != nil {
 		return nil, fmt.Errorf("game %s refused the joint move %v of legal moves: %w", g.res.Game, texts, err)
 	}
 	text := strings.Join(texts, ",")
@@ -668,23 +739,24 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 			last = seat
 		}
 	}
-	g.lastArrival, g.lastRecord = outs[last].at, len(g.res.Moves)-n+last
+	g.lastArrival, g.lastWoke, g.lastRecord = outs[last].at, time.Time{}, len(g.res.Moves)-n+last
 	g.moveEvent(ply, 0, text)
 	return nil, nil
 }
 
-// request encodes the turn request for seat.
+// request encodes the turn request for seat. The bytes are valid until the next request.
 func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
-	texts := make([]string, len(legal))
-	for i, m := range legal {
-		texts[i] = g.st.MoveString(m)
+	texts := g.texts[:0]
+	for _, m := range legal {
+		texts = append(texts, g.st.MoveString(m))
 	}
+	g.texts = texts
 	ms := g.budget(int(seat)).Milliseconds()
 	req := protocol.TurnRequest{
 		V: protocol.Version, Type: protocol.TypeTurn,
 		GameID: g.m.GameID, Game: g.res.Game,
 		Seat: int(seat), SeatName: g.seats[seat],
-		Ply: g.st.Ply(), Position: g.st.String(),
+		Ply: g.st.Ply(), Position: g.position(),
 		Legal: texts, Moves: g.hist,
 		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms},
 	}
@@ -705,7 +777,8 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 			req.Observation = raw
 		}
 	}
-	return protocol.Encode(req), nil
+	g.reqBuf = protocol.AppendTurnRequest(g.reqBuf[:0], &req)
+	return g.reqBuf, nil
 }
 
 // timeText describes the seat's allowance for a Detail: "100ms+50ms" under a per-move
@@ -805,23 +878,44 @@ func (g *run) record(ply int, o outcome) {
 	g.log.Debug().Int("ply", ply).Int("seat", o.seat).Str("move", o.text).Dur("elapsed", o.elapsed).Msg("move")
 }
 
+// deferMoveEvent publishes the event of a move once the next turn request is out, or the
+// game ends: the referee's overhead between a reply and the next request leaves the
+// event out, and the two messages go out to the server together. Spectators still see
+// the game's events in order, each with the position after its move.
+func (g *run) deferMoveEvent(ply, seat int, text string) {
+	g.flushEvent()
+	g.pending = pendingEvent{ok: true, ply: ply, seat: seat, move: text}
+}
+
+// flushEvent publishes the deferred move event, if any.
+func (g *run) flushEvent() {
+	if p := g.pending; p.ok {
+		g.pending = pendingEvent{}
+		g.moveEvent(p.ply, p.seat, p.move)
+	}
+}
+
 func (g *run) moveEvent(ply, seat int, text string) {
 	ev := g.event(protocol.TypeEventMove)
 	ev.Ply, ev.Seat, ev.Move = ply, seat, text
-	g.publish(protocol.EventSubject(g.m.GameID), ev)
+	g.pubBuf = protocol.AppendGameEvent(g.pubBuf[:0], &ev)
+	g.send(g.eventSubj, g.pubBuf)
 }
 
 func (g *run) event(typ string) protocol.GameEvent {
 	return protocol.GameEvent{
 		V: protocol.Version, Type: typ, GameID: g.m.GameID, Game: g.res.Game,
-		Ply: g.st.Ply(), Position: g.st.String(),
+		Ply: g.st.Ply(), Position: g.position(),
 	}
 }
 
 // publish sends msg, logging rather than failing: notices and events are for information,
 // and a broken connection shows up at the next turn request.
-func (g *run) publish(subject string, msg any) {
-	if err := g.r.nc.Publish(subject, protocol.Encode(msg)); err != nil {
+func (g *run) publish(subject string, msg any) { g.send(subject, protocol.Encode(msg)) }
+
+// send is publish of a message already encoded.
+func (g *run) send(subject string, data []byte) {
+	if err := g.r.nc.Publish(subject, data); err != nil {
 		g.log.Warn().Err(err).Str("subject", subject).Msg("publish failed")
 	}
 }
@@ -849,6 +943,7 @@ func (g *run) forfeit(faults []outcome) (Result, error) {
 }
 
 func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result, error) {
+	g.flushEvent()
 	if g.outage() {
 		return g.void()
 	}
@@ -856,7 +951,7 @@ func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result
 	g.res.Scores = game.Scores(rets)
 	g.res.Result = game.ResultString(g.res.Scores)
 	g.res.Reason, g.res.Detail, g.res.Forfeit = reason, detail, forfeit
-	g.res.FinalPosition = g.st.String()
+	g.res.FinalPosition = g.position()
 	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	for seat, p := range g.m.Players {
@@ -893,11 +988,12 @@ func connected(nc *nats.Conn) bool {
 
 // void ends a game that cannot count because the referee's connection dropped during it.
 func (g *run) void() (Result, error) {
+	g.flushEvent()
 	cause := fmt.Errorf("game %s: %w", g.m.GameID, ErrVoided)
 	g.res.Returns, g.res.Scores, g.res.Result, g.res.Forfeit = nil, nil, "", -1
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = "void: the referee's connection to NATS dropped during the game"
-	g.res.FinalPosition = g.st.String()
+	g.res.FinalPosition = g.position()
 	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
@@ -907,12 +1003,13 @@ func (g *run) void() (Result, error) {
 
 // abort ends a game that has no result.
 func (g *run) abort(cause error) (Result, error) {
+	g.flushEvent()
 	if !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) && g.outage() {
 		return g.void()
 	}
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = cause.Error()
-	g.res.FinalPosition = g.st.String()
+	g.res.FinalPosition = g.position()
 	g.res.Clocks = slices.Clone(g.clock)
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
@@ -927,7 +1024,7 @@ func (g *run) endEvent() {
 		ev.Seat = g.res.Forfeit
 	}
 	ev.Result, ev.Reason, ev.Detail, ev.Returns = g.res.Result, g.res.Reason, g.res.Detail, g.res.Returns
-	g.publish(protocol.EventSubject(g.m.GameID), ev)
+	g.publish(g.eventSubj, ev)
 	// Flush so that whoever reads the result can count on the notices being on their way.
 	// Without a connection there is nothing to wait for: the messages stay buffered.
 	if !connected(g.r.nc) {

@@ -188,11 +188,15 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		return nil
 	}
 	return d.runSchedule(ctx, referee.Tournament{
-		ID: "t" + strconv.FormatInt(id, 10), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
+		ID: refereeID(id), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
 		Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
 		Skip: func(index int) bool { return !todo[index] },
 	}, nil, nil, onResult)
 }
+
+// refereeID is tournament id's name on the referee and the bus: game ids are
+// refereeID-index, and the work queue's subjects carry it.
+func refereeID(id int64) string { return "t" + strconv.FormatInt(id, 10) }
 
 // startBuiltins starts, as players on the bus, those of names that are built-in agents in
 // s, and waits until they have said hello; release stops the ones no other tournament

@@ -211,7 +211,7 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 		busy: map[string]bool{}, inValid: map[int64]int{},
 	}
 	if d.queue != nil {
-		if l.feed, err = d.queue.Open("t" + strconv.FormatInt(t.ID, 10)); err != nil {
+		if l.feed, err = d.queue.Open(refereeID(t.ID)); err != nil {
 			return err
 		}
 		defer l.feed.Close()
@@ -333,7 +333,7 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 					if err != nil {
 						return err
 					}
-					if err := l.feed.Put(ctx, workqueue.JobOf(m.GameID[:strings.LastIndexByte(m.GameID, '-')], index, m, tag)); err != nil {
+					if err := l.feed.Put(ctx, workqueue.JobOf(refereeID(l.id), index, m, tag)); err != nil {
 						return err
 					}
 					mine[index] = true
@@ -515,7 +515,7 @@ func (l *ladderRun) next() (referee.Match, string, []int64, bool) {
 // match is a game of the ladder between players, by seat, at the next index.
 func (l *ladderRun) match(players []string, opening []string) referee.Match {
 	return referee.Match{
-		GameID: "t" + strconv.FormatInt(l.id, 10) + "-" + strconv.Itoa(l.nextIndex), Game: l.g, Players: players,
+		GameID: refereeID(l.id) + "-" + strconv.Itoa(l.nextIndex), Game: l.g, Players: players,
 		TC: l.tc, MaxPlies: l.s.MaxPlies, Margin: l.s.Margin.Duration, Opening: opening,
 	}
 }
@@ -720,7 +720,7 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 		return dlv.Ack(ctx)
 	}
 	return l.d.runSchedule(ctx, referee.Tournament{
-		ID: "t" + strconv.FormatInt(l.id, 10), Game: l.g, Schedule: schedule, TC: l.tc, MaxPlies: l.s.MaxPlies,
+		ID: refereeID(l.id), Game: l.g, Schedule: schedule, TC: l.tc, MaxPlies: l.s.MaxPlies,
 		Concurrency: l.s.Concurrency, Wait: l.s.Wait.Duration, Drain: drain, Margin: l.s.Margin.Duration,
 		Skip: func(index int) bool { return done[index] },
 	}, l.feed, other, func(ctx context.Context, p referee.Pairing, res referee.Result) error {

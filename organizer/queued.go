@@ -53,11 +53,7 @@ func (d *Director) runSchedule(ctx context.Context, t referee.Tournament, feed *
 			if !pending[p.Index] {
 				continue // its outcome came in already, from an earlier run's job
 			}
-			m := referee.Match{
-				GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players, TC: t.TC, MaxPlies: t.MaxPlies,
-				Round: p.Round, Opening: p.Opening, Margin: t.Margin, Wait: t.Wait,
-			}
-			if err := feed.Put(ctx, workqueue.JobOf(t.ID, p.Index, m, nil)); err != nil {
+			if err := feed.Put(ctx, workqueue.JobOf(t.ID, p.Index, t.Match(p), nil)); err != nil {
 				return err
 			}
 			put[p.Index] = true

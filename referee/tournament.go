@@ -49,6 +49,14 @@ type Tournament struct {
 	Settle time.Duration
 }
 
+// Match is the game of pairing p in t, with the game id ID-Index.
+func (t Tournament) Match(p Pairing) Match {
+	return Match{
+		GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
+		TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin, Wait: t.Wait,
+	}
+}
+
 // DefaultSettle is Tournament.Settle when it is zero.
 const DefaultSettle = 10 * time.Second
 
@@ -110,10 +118,7 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 			return fmt.Errorf("%w: pairing %d has index %d, want a unique positive index", ErrInvalidTournament, i+1, p.Index)
 		}
 		indices[p.Index] = true
-		matches[i] = Match{
-			GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
-			TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin, Wait: t.Wait,
-		}
+		matches[i] = t.Match(p)
 		if err := checkMatch(matches[i]); err != nil {
 			return fmt.Errorf("%w: game %d: %w", ErrInvalidTournament, p.Index, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -170,7 +171,7 @@ func DecodeOutcome(data []byte) (Outcome, error) {
 	switch {
 	case r.GameID != o.Job.GameID():
 		return Outcome{}, fmt.Errorf("%w: result of game %q for job %s", ErrBadMessage, r.GameID, o.Job.GameID())
-	case !equal(r.Players, o.Job.Players):
+	case !slices.Equal(r.Players, o.Job.Players):
 		return Outcome{}, fmt.Errorf("%w: result players %v, job players %v", ErrBadMessage, r.Players, o.Job.Players)
 	case len(r.Scores) != n || len(r.Returns) != n:
 		return Outcome{}, fmt.Errorf("%w: %d scores and %d returns for %d seats", ErrBadMessage, len(r.Scores), len(r.Returns), n)
@@ -183,18 +184,6 @@ func DecodeOutcome(data []byte) (Outcome, error) {
 		}
 	}
 	return o, nil
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // decodeStrict decodes one JSON object of known fields, and nothing after it.

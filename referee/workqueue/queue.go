@@ -85,7 +85,6 @@ type Owner struct {
 	js   jetstream.JetStream
 	log  zerolog.Logger
 	stop func()
-	done chan struct{}
 
 	mu    sync.Mutex
 	feeds map[string]*Feed
@@ -104,14 +103,14 @@ func NewOwner(ctx context.Context, nc *nats.Conn, cfg Config, log zerolog.Logger
 	if err != nil {
 		return nil, fmt.Errorf("workqueue: %w", err)
 	}
-	o := &Owner{js: js, log: log.With().Str("component", "workqueue").Logger(), feeds: map[string]*Feed{}, done: make(chan struct{})}
+	o := &Owner{js: js, log: log.With().Str("component", "workqueue").Logger(), feeds: map[string]*Feed{}}
 	cc, err := cons.Consume(o.outcome, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		o.log.Debug().Err(err).Msg("reading outcomes")
 	}))
 	if err != nil {
 		return nil, fmt.Errorf("workqueue: read outcomes: %w", err)
 	}
-	o.stop = func() { cc.Stop(); <-cc.Closed(); close(o.done) }
+	o.stop = func() { cc.Stop(); <-cc.Closed() }
 	return o, nil
 }
 

@@ -128,16 +128,11 @@ func (w *worker) play(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	out := Outcome{V: j.V, Job: j, Worker: w.cfg.Name}
-	match, err := j.Match()
-	if err == nil {
-		out.Result, err = w.playKeepingJob(ctx, m, match)
-	}
-	switch {
-	case err == nil:
-	case errors.Is(err, referee.ErrInvalidMatch) || errors.Is(err, ErrBadMessage) || match.Game == nil:
-		// No worker could play it: tell the owner why.
+	if match, err := j.Match(); err != nil {
+		out.Error = err.Error() // no worker could play it: tell the owner why
+	} else if out.Result, err = w.playKeepingJob(ctx, m, match); errors.Is(err, referee.ErrInvalidMatch) {
 		out.Error = err.Error()
-	default:
+	} else if err != nil {
 		// Aborted (this worker stops) or voided (its connection dropped): another try.
 		log.Info().Err(err).Msg("game not finished here; its job is delivered again")
 		_ = m.Nak()

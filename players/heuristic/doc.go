@@ -39,10 +39,19 @@
 //	-25  -25    2    2  -25  -25
 //	100  -25   10   10  -25  100
 //
-// Both break ties between equally good moves uniformly at random, from a source seeded by
-// agent.Config.Seed, so a tournament is reproducible for a given seed. The source
-// is guarded by a mutex, so one agent may answer turns of several games at once (the
-// games' interleaving then decides which game draws which number). Both pass when passing
-// is their only move, take no parameters, and refuse positions of other games with an
+// Both break ties between equally good moves by their one setting, ties:
+//
+//   - ties=random (the default): uniformly at random, from a source seeded by
+//     agent.Config.Seed, so a tournament is reproducible for a given seed. The source is
+//     guarded by a mutex, so one agent may answer turns of several games at once (the
+//     games' interleaving then decides which game draws which number).
+//   - ties=first: the first of the equally good moves in square order (a1, b1, ..., h1,
+//     a2, ..., h8), in HP1's endgame too. The agent is then deterministic: every game
+//     against a deterministic opponent is the same game. The seed paper says its players
+//     chose among tied moves at random; whether that includes its HP1 and HP2 is not
+//     plain, and docs/learning.md shows how much the strategy network's results depend on
+//     it.
+//
+// Both pass when passing is their only move, and refuse positions of other games with an
 // error wrapping ErrNotOthello.
 package heuristic

@@ -2,6 +2,8 @@ package heuristic
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"sync"
@@ -76,5 +78,42 @@ func (e *endgame) choose(ctx context.Context, s *othello.State, rng *rand.Rand) 
 	return agent.Decision{
 		Move: r.Move,
 		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: r.Nodes, Score: float64(discDifferential(r.Score))},
+	}
+}
+
+// chooseFirst searches each move of s to the end of the game, in square order, and plays
+// the first of the best final disc differential (TiesFirst). Each move gets a search of
+// its own with a full window, so every value is exact and the order of the search, which
+// its history counters change from call to call, cannot decide. Info is as for choose.
+func (e *endgame) chooseFirst(ctx context.Context, s *othello.State) agent.Decision {
+	var buf [othello.Squares]game.Move
+	moves := s.LegalMoves(s.ToMove(), buf[:0])
+	best, bestMove := math.MinInt, moves[0]
+	var nodes int64
+	for _, m := range moves {
+		c := *s
+		if err := c.Play(m); err != nil {
+			panic(fmt.Sprintf("heuristic: legal move %s refused: %v", othello.MoveString(m), err))
+		}
+		var d int
+		if c.ToMove() == game.Terminal {
+			black, white := c.Bitboards()
+			d = bits.OnesCount64(black) - bits.OnesCount64(white)
+			if s.Side() == othello.White {
+				d = -d
+			}
+		} else {
+			e.pos.Reset(&c)
+			r := e.s.Search(ctx, &e.pos, search.Limits{Depth: search.MaxDepth, Single: true})
+			nodes += r.Nodes
+			d = -discDifferential(r.Score) // the opponent is to move in c
+		}
+		if d > best {
+			best, bestMove = d, m
+		}
+	}
+	return agent.Decision{
+		Move: bestMove,
+		Info: protocol.SearchInfo{Depth: s.Empties(), Nodes: nodes, Score: float64(best)},
 	}
 }

@@ -15,20 +15,48 @@ import (
 )
 
 func init() {
-	agent.Register("hp1", "Othello: corners first, then most discs; exact search in the last 6 empties",
+	agent.Register("hp1", "Othello: corners first, then most discs; exact search in the last 6 empties; ties=random|first",
 		[]string{othello.Name}, func(cfg agent.Config) (agent.Agent, error) {
-			if err := cfg.Settings().Err(); err != nil {
+			rule, err := tieSetting(cfg)
+			if err != nil {
 				return nil, err
 			}
-			return NewHP1(cfg.Seed), nil
+			return NewHP1(cfg.Seed, rule), nil
 		})
-	agent.Register("hp2", "Othello: best square-weight table score after the move",
+	agent.Register("hp2", "Othello: best square-weight table score after the move; ties=random|first",
 		[]string{othello.Name}, func(cfg agent.Config) (agent.Agent, error) {
-			if err := cfg.Settings().Err(); err != nil {
+			rule, err := tieSetting(cfg)
+			if err != nil {
 				return nil, err
 			}
-			return NewHP2(cfg.Seed), nil
+			return NewHP2(cfg.Seed, rule), nil
 		})
+}
+
+// TieRule is how HP1 and HP2 choose among equally good moves.
+type TieRule int
+
+// Tie rules.
+const (
+	// TiesRandom draws uniformly among the equally good moves, from the agent's seed: the
+	// default, and what the seed paper says its players do.
+	TiesRandom TieRule = iota
+	// TiesFirst plays the first of them in square order (a1, b1, ..., h1, a2, ..., h8),
+	// in the greedy phase and in HP1's endgame alike: the agent is then deterministic.
+	TiesFirst
+)
+
+// Tie rules by their setting's name (ties=NAME).
+var tieRules = map[string]TieRule{"random": TiesRandom, "first": TiesFirst}
+
+// tieSetting reads an agent's only setting, ties (default random).
+func tieSetting(cfg agent.Config) (TieRule, error) {
+	st := cfg.Settings()
+	name := st.Choice("ties", "random", "random", "first")
+	if err := st.Err(); err != nil {
+		return 0, err
+	}
+	return tieRules[name], nil
 }
 
 // EndgameEmpties is the number of empty squares at or below which HP1 searches to the end
@@ -118,22 +146,25 @@ func cornerMask(size int) uint64 {
 // ErrNotOthello is returned by the agents when asked to play another game.
 var ErrNotOthello = agent.ErrWrongGame
 
-// picker breaks ties between equally good moves at random, from a seeded source, so that
-// an agent is reproducible for a seed yet does not always play the same game. The runtime
+// picker breaks ties between equally good moves: at random, from a seeded source, so that
+// an agent is reproducible for a seed yet does not always play the same game, or, under
+// TiesFirst, by taking the first in square order. The runtime
 // may ask one agent for moves of several games at once, and rand.Rand is not safe for
 // concurrent use, so mu guards rng (and HP1's endgame search, which draws from it);
 // everything else the agents do works on copies.
 type picker struct {
-	mu  sync.Mutex
-	rng *rand.Rand
+	mu   sync.Mutex
+	rng  *rand.Rand
+	rule TieRule
 }
 
-func newPicker(seed int64) picker {
-	return picker{rng: rand.New(rand.NewPCG(uint64(seed), 0x6870))}
+func newPicker(seed int64, rule TieRule) picker {
+	return picker{rng: rand.New(rand.NewPCG(uint64(seed), 0x6870)), rule: rule}
 }
 
+// pick chooses among moves, which are in square order.
 func (p *picker) pick(moves []game.Move) game.Move {
-	if len(moves) == 1 {
+	if len(moves) == 1 || p.rule == TiesFirst {
 		return moves[0]
 	}
 	p.mu.Lock()
@@ -173,12 +204,12 @@ func after(s *othello.State, m game.Move) (own, opp uint64) {
 // empty squares it searches to the end (with players/search) and plays a move with the
 // best final disc differential. Before that it plays greedily: a corner if it can (the
 // corner leaving it the most discs, if several), otherwise the move leaving it the most
-// discs. Ties are broken at random, uniformly. It plays every board size and is safe for
+// discs. Ties are broken by its TieRule. It plays every board size and is safe for
 // concurrent use.
 type HP1 struct{ picker }
 
-// NewHP1 returns HP1 with its tie-breaking seeded by seed.
-func NewHP1(seed int64) *HP1 { return &HP1{picker: newPicker(seed)} }
+// NewHP1 returns HP1 breaking ties by rule, at random from seed under TiesRandom.
+func NewHP1(seed int64, rule TieRule) *HP1 { return &HP1{picker: newPicker(seed, rule)} }
 
 // Choose picks HP1's move. Info reports depth 1 and the disc count after the move when
 // greedy, or the number of empty squares searched, the nodes visited and the exact final
@@ -208,25 +239,28 @@ func (a *HP1) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) 
 	}, nil
 }
 
-// endgame searches s to the end with a searcher from the pool. The search draws from the
-// tie-breaking source throughout, so it runs under the picker's lock: endgames of six
-// empties take a few hundred microseconds.
+// endgame searches s to the end with a searcher from the pool. Under TiesRandom the
+// search draws from the tie-breaking source throughout, so it runs under the picker's
+// lock: endgames of six empties take a few hundred microseconds.
 func (a *HP1) endgame(ctx context.Context, s *othello.State) agent.Decision {
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	e := endgames.Get().(*endgame)
 	defer endgames.Put(e)
+	if a.rule == TiesFirst {
+		return e.chooseFirst(ctx, s)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	return e.choose(ctx, s, a.rng)
 }
 
 // HP2 is the second heuristic player of the seed paper: it plays the move after which
 // the table weights of its own discs minus those of its opponent's discs are greatest,
-// ties broken at random. The table is that of the position's board size (TableFor). It is
+// ties broken by its TieRule. The table is that of the position's board size (TableFor). It is
 // safe for concurrent use.
 type HP2 struct{ picker }
 
-// NewHP2 returns HP2 with its tie-breaking seeded by seed.
-func NewHP2(seed int64) *HP2 { return &HP2{newPicker(seed)} }
+// NewHP2 returns HP2 breaking ties by rule, at random from seed under TiesRandom.
+func NewHP2(seed int64, rule TieRule) *HP2 { return &HP2{newPicker(seed, rule)} }
 
 // Choose picks HP2's move. Info reports depth 1 and the table score after the move.
 func (a *HP2) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
@@ -251,8 +285,9 @@ func (a *HP2) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) 
 	}, nil
 }
 
-// bestMoves returns the moves of mask with the highest score, and that score. Keeping
-// every equally good move lets the caller break ties at random, as the seed paper does.
+// bestMoves returns the moves of mask with the highest score, in square order, and that
+// score. Keeping every equally good move lets the caller break ties at random, as the
+// seed paper does, or take the first.
 func bestMoves(mask uint64, score func(game.Move) int) ([]game.Move, int) {
 	var best []game.Move
 	bestScore := math.MinInt

@@ -61,8 +61,8 @@ func TestRegistered(t *testing.T) {
 // The positions below come from random games. Texts list a1..h8 rank by rank; the side
 // to move is last.
 func TestChoices(t *testing.T) {
-	hp1 := func(seed int64) agent.Agent { return heuristic.NewHP1(seed) }
-	hp2 := func(seed int64) agent.Agent { return heuristic.NewHP2(seed) }
+	hp1 := func(seed int64) agent.Agent { return heuristic.NewHP1(seed, heuristic.TiesRandom) }
+	hp2 := func(seed int64) agent.Agent { return heuristic.NewHP2(seed, heuristic.TiesRandom) }
 	tests := []struct {
 		name  string
 		agent func(seed int64) agent.Agent
@@ -154,7 +154,7 @@ func TestChoices(t *testing.T) {
 type notOthello struct{ game.State }
 
 func TestErrors(t *testing.T) {
-	for _, a := range []agent.Agent{heuristic.NewHP1(1), heuristic.NewHP2(1)} {
+	for _, a := range []agent.Agent{heuristic.NewHP1(1, heuristic.TiesRandom), heuristic.NewHP2(1, heuristic.TiesRandom)} {
 		if _, err := a.Choose(context.Background(), agent.Turn{State: notOthello{}, Legal: []game.Move{0}}); !errors.Is(err, heuristic.ErrNotOthello) {
 			t.Errorf("%T on another game: %v", a, err)
 		}
@@ -205,8 +205,8 @@ func randomMover(rng *rand.Rand) func(*othello.State) game.Move {
 
 func TestReproducible(t *testing.T) {
 	for _, mk := range []func(int64) agent.Agent{
-		func(seed int64) agent.Agent { return heuristic.NewHP1(seed) },
-		func(seed int64) agent.Agent { return heuristic.NewHP2(seed) },
+		func(seed int64) agent.Agent { return heuristic.NewHP1(seed, heuristic.TiesRandom) },
+		func(seed int64) agent.Agent { return heuristic.NewHP2(seed, heuristic.TiesRandom) },
 	} {
 		game := func(seed int64) []game.Move {
 			_, moves := playGame(t, agentMover(t, mk(seed)), agentMover(t, mk(seed+100)))
@@ -230,7 +230,7 @@ func TestReproducible(t *testing.T) {
 
 func TestAlwaysLegal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	agents := []agent.Agent{heuristic.NewHP1(3), heuristic.NewHP2(3)}
+	agents := []agent.Agent{heuristic.NewHP1(3, heuristic.TiesRandom), heuristic.NewHP2(3, heuristic.TiesRandom)}
 	for range 100 {
 		s := othello.NewState()
 		for !s.IsTerminal() {
@@ -251,8 +251,8 @@ func TestBeatsRandom(t *testing.T) {
 		name string
 		mk   func(int64) agent.Agent
 	}{
-		{"hp1", func(seed int64) agent.Agent { return heuristic.NewHP1(seed) }},
-		{"hp2", func(seed int64) agent.Agent { return heuristic.NewHP2(seed) }},
+		{"hp1", func(seed int64) agent.Agent { return heuristic.NewHP1(seed, heuristic.TiesRandom) }},
+		{"hp2", func(seed int64) agent.Agent { return heuristic.NewHP2(seed, heuristic.TiesRandom) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const games = 50

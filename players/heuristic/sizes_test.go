@@ -139,7 +139,7 @@ func TestTables(t *testing.T) {
 func TestHP2Sizes(t *testing.T) {
 	tables := map[int]textTable{4: fig11, 6: table6}
 	for _, n := range []int{4, 6} {
-		hp2 := heuristic.NewHP2(1)
+		hp2 := heuristic.NewHP2(1, heuristic.TiesRandom)
 		for _, s := range randomPositions(t, n, 30, 1) {
 			mover := byte('X')
 			if s.Side() == othello.White {
@@ -188,7 +188,7 @@ func TestHP1Sizes(t *testing.T) {
 	for _, n := range []int{4, 6} {
 		far := n - 1
 		corners := []game.Move{othello.Square(0, 0), othello.Square(far, 0), othello.Square(0, far), othello.Square(far, far)}
-		hp1 := heuristic.NewHP1(2)
+		hp1 := heuristic.NewHP1(2, heuristic.TiesRandom)
 		endgames, cornerChoices := 0, 0
 		for _, s := range randomPositions(t, n, 40, 2) {
 			d := choose(t, hp1, s)
@@ -226,7 +226,7 @@ func TestSmallBoardGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 4 {
-			agents := []agent.Agent{heuristic.NewHP1(int64(i)), heuristic.NewHP2(int64(i))}
+			agents := []agent.Agent{heuristic.NewHP1(int64(i), heuristic.TiesRandom), heuristic.NewHP2(int64(i), heuristic.TiesRandom)}
 			if i%2 == 1 {
 				agents[0], agents[1] = agents[1], agents[0]
 			}
@@ -250,7 +250,7 @@ func TestSmallBoardGames(t *testing.T) {
 // TestConcurrentUse shares one HP1 and one HP2 between goroutines playing games of every
 // size at once; run with -race, it checks that the agents are safe for concurrent use.
 func TestConcurrentUse(t *testing.T) {
-	agents := []agent.Agent{heuristic.NewHP1(5), heuristic.NewHP2(5)}
+	agents := []agent.Agent{heuristic.NewHP1(5, heuristic.TiesRandom), heuristic.NewHP2(5, heuristic.TiesRandom)}
 	var wg sync.WaitGroup
 	errs := make(chan error, 12)
 	for i := range 12 {
@@ -325,7 +325,7 @@ func TestHP1EndgameTies(t *testing.T) {
 			}
 			found++
 			sized++
-			hp1 := heuristic.NewHP1(int64(found))
+			hp1 := heuristic.NewHP1(int64(found), heuristic.TiesRandom)
 			count := map[game.Move]int{}
 			for range calls {
 				d := choose(t, hp1, s)

@@ -46,7 +46,7 @@ func TestStrength(t *testing.T) {
 	for _, opp := range []struct {
 		name  string
 		agent agent.Agent
-	}{{"hp1", heuristic.NewHP1(1)}, {"hp2", heuristic.NewHP2(1)}} {
+	}{{"hp1", heuristic.NewHP1(1, heuristic.TiesRandom)}, {"hp2", heuristic.NewHP2(1, heuristic.TiesRandom)}} {
 		mm := newAgent(t, map[string]string{"depth": "4", "exact": "10"})
 		wins, draws, losses, margin := 0, 0, 0, 0
 		for g := range 20 {

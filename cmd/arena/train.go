@@ -26,9 +26,9 @@ import (
 // process (no NATS) and writes its weights file, with the learning curve beside it as
 // CSV and SVG.
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "--method td|tdleaf|strategy-net|evo|coevo --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
+	fs := newFlagSet("train", "--method td|tdleaf|strategy-net|evo|coevo|tune --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
 	gameSpec := fs.String("game", "othello", "game: othello, othello:size=6, othello:size=4, checkers or giveaway (checkers and giveaway: td, tdleaf and evo)")
-	method := fs.String("method", "", "td, tdleaf, strategy-net, evo or coevo (co-evolution on 4x4)")
+	method := fs.String("method", "", "td, tdleaf, strategy-net, evo, coevo (co-evolution on 4x4) or tune (a strategy network's weights found by search against the opponents)")
 	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0), self for self-play, and random-weights:N for a pool of N tanh-linear players with random weights in (-10, 10) at the learner's depth; not for evo")
 	games := fs.Int("games", 10000, "training games")
 	out := fs.String("out", "", "weights file to write (the curve goes beside it: NAME.csv and NAME.svg)")
@@ -40,16 +40,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	depth := fs.Int("depth", 1, "the learner's search depth in plies (TDLeaf learns at the leaf of this search)")
 	initW := fs.String("init", train.InitZero, "initial weights: zero, or random (uniform in (-10, 10))")
 	pairs := fs.Bool("pairs", false, "strategy-net: one weight per pair of nodes instead of per node")
+	credit := fs.String("credit", "", "strategy-net: the weights a result changes: used (every node present in the game, the default) or placed (the learner's own node on each square where it placed a disc)")
 	evoSigma := fs.Float64("evo-sigma", 0, fmt.Sprintf("evo: standard deviation of the noise added to the opponent every two games (default %g)", train.DefaultEvoSigma))
 	randomPlies := fs.Int("random-plies", 0, "plies played at random at the start of every game (training and test), so that games against deterministic opponents differ")
 	every := fs.Int("every", 0, "games per point of the learning curve (default games/100)")
 	test := fs.String("test", "", "test opponents, played without learning at every curve point (same syntax as --opponents; random-weights:N draws a pool disjoint from the training one)")
-	testGames := fs.Int("test-games", 0, "test games per test opponent and colour (default 50)")
+	testGames := fs.Int("test-games", 0, fmt.Sprintf("test games per test opponent and colour the learner plays (default 50, at most %d)", train.MaxTestGames))
 	testFirst := fs.Bool("test-first", false, "also test before the first training game (the curve's point at game 0: the initial weights' score)")
 	ckptEvery := fs.Int("checkpoint-every", 1000, "games between checkpoints (OUT.ckpt); a stopped run resumes from it")
 	restart := fs.Bool("restart", false, "ignore an existing checkpoint and start again")
-	generations := fs.Int("generations", 200, "coevo: most generations")
-	population := fs.Int("population", 100, "coevo: networks per side")
+	generations := fs.Int("generations", 200, "coevo: most generations; tune: generations")
+	population := fs.Int("population", 100, "coevo: networks per side; tune: candidates per generation")
+	tuneGames := fs.Int("tune-games", train.DefaultTuneGames, "tune: games of each candidate against each opponent, every generation")
+	finalGames := fs.Int("final-games", train.DefaultTuneFinal, "tune: fresh games of the weights found against each opponent, at the end")
 	runs := fs.Int("runs", 1, "coevo: independent runs (seeds SEED, SEED+1, ...)")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -61,7 +64,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("--game: %v", err)
 	}
-	methods := []string{train.MethodTD, train.MethodTDLeaf, train.MethodStrategyNet, train.MethodEvo, methodCoevo}
+	methods := []string{train.MethodTD, train.MethodTDLeaf, train.MethodStrategyNet, train.MethodEvo, methodCoevo, train.MethodTune}
 	if !slices.Contains(methods, *method) {
 		if *method == "" {
 			return usagef("--method is required: %s", joinOr(methods))
@@ -74,9 +77,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *method == methodCoevo {
 		return runCoevo(ctx, coevoFlags{game: g.Name(), out: *out, seed: *seed, generations: *generations, population: *population, runs: *runs}, stdout, stderr)
 	}
+	if *method == train.MethodTune {
+		ops, err := parseTrainOpponents(*opponents, "")
+		if err != nil {
+			return usagef("--opponents: %v", err)
+		}
+		return runTune(ctx, train.TuneConfig{
+			Game: g.Name(), Opponents: ops, Seat: *seat, Seed: *seed, Depth: *depth,
+			Generations: *generations, Population: *population, Games: *tuneGames, FinalGames: *finalGames,
+		}, *out, stdout, stderr)
+	}
 	cfg := train.Config{
 		Game: g.Name(), Method: *method, Games: *games, Seed: *seed, Seat: *seat, Strategy: *strategy,
-		Alpha: *alpha, Lambda: *lambda, Depth: *depth, Init: *initW, Pairs: *pairs, EvoSigma: *evoSigma,
+		Alpha: *alpha, Lambda: *lambda, Depth: *depth, Init: *initW, Pairs: *pairs, Credit: *credit, EvoSigma: *evoSigma,
 		Every: *every, TestGames: *testGames, RandomPlies: *randomPlies, TestFirst: *testFirst,
 	}
 	if cfg.Opponents, err = parseTrainOpponents(*opponents, train.PoolTrain); err != nil {

@@ -68,6 +68,8 @@ type Training struct {
 	Alpha     float64  `json:"alpha,omitempty"`
 	Lambda    float64  `json:"lambda,omitempty"`
 	Depth     int      `json:"depth,omitempty"` // search depth while training
+	// Credit is the strategy network's credit rule: used or placed.
+	Credit string `json:"credit,omitempty"`
 	// RandomPlies were played at random at the start of each training game.
 	RandomPlies int    `json:"random_plies,omitempty"`
 	Wins        int    `json:"wins"`

@@ -101,8 +101,11 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 		replies []game.Move // the reply each learner search expected
 	)
 	tdMethod := t.cfg.Method == MethodTD || t.cfg.Method == MethodTDLeaf || t.cfg.Method == MethodEvo
+	creditUsed := t.use != nil && t.cfg.Credit == CreditUsed
 	if t.use != nil {
 		t.use.Reset()
+	}
+	if creditUsed {
 		t.use.Add(model.FromState(s.(*othello.State), seat))
 	}
 	expect := game.Move(-1) // the opponent's reply the learner's last search expected
@@ -120,6 +123,9 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 		} else if mover == seat {
 			var reply game.Move
 			m, reply = t.x.Search(s, t.cfg.Depth, rng)
+			if t.use != nil && t.cfg.Credit == CreditPlaced && m != othello.Pass {
+				t.use.AddNode(t.net.Node(int(m), model.StateOwn))
+			}
 			if tdMethod {
 				grad := make([]float64, len(t.tl.W))
 				v := t.x.Predict(s, seat, t.cfg.Method == MethodTDLeaf, grad)
@@ -143,7 +149,7 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 		if err := s.Play(m); err != nil {
 			return 0, fmt.Errorf("train: %v", err)
 		}
-		if t.use != nil {
+		if creditUsed {
 			t.use.Add(model.FromState(s.(*othello.State), seat))
 		}
 	}
@@ -180,40 +186,66 @@ func growIgnore(f []bool, n int) []bool {
 	return f
 }
 
-// testPhase plays the test opponents without learning: TestGames games with each colour.
+// testPhase plays the test opponents without learning: TestGames games with each colour
+// the learner plays (black and white in turn, or only its seat when it has one).
 func (t *Trainer) testPhase(played int) ([]TestScore, error) {
 	var scores []TestScore
+	games := 2 * t.cfg.TestGames
+	if t.cfg.Seat != SeatBoth {
+		games = t.cfg.TestGames
+	}
 	for i, o := range t.cfg.Test {
 		sc := TestScore{Opponent: o.Name}
-		for k := range 2 * t.cfg.TestGames {
+		for k := range games {
 			rng := rand.New(rand.NewPCG(t.cfg.Seed^0x7e57, uint64(played)<<20|uint64(i)<<12|uint64(k)))
-			seat := game.Seat(k % 2)
+			seat := testSeat(t.cfg.Seat, k)
 			a, closeOpp, err := t.opponent(o, 1-seat, rng)
 			if err != nil {
 				return nil, err
 			}
 			learner := &searchMover{x: t.searcherOf(t.eval), depth: t.cfg.Depth, rng: rng}
-			var black, white mover = learner, a
-			if seat == 1 {
-				black, white = a, learner
-			}
-			s, err := play(t.game, black, white, t.cfg.RandomPlies, rng)
+			err = playTest(t.game, learner, a, seat, t.cfg.RandomPlies, rng, &sc)
 			closeOpp()
 			if err != nil {
 				return nil, err
-			}
-			switch resultOf(s, seat) {
-			case 1:
-				sc.Wins++
-			case -1:
-				sc.Losses++
-			default:
-				sc.Draws++
 			}
 		}
 		scores = append(scores, sc)
 	}
 	return scores, nil
+}
+
+// testSeat returns the learner's seat in its k-th test game under a seat setting: its
+// seat, or black and white in turn for SeatBoth.
+func testSeat(setting string, k int) game.Seat {
+	switch setting {
+	case SeatBlack:
+		return 0
+	case SeatWhite:
+		return 1
+	}
+	return game.Seat(k % 2)
+}
+
+// playTest plays a game of learner, on seat, against opp, and adds its result to sc.
+func playTest(g game.Game, learner, opp mover, seat game.Seat, randomPlies int, rng *rand.Rand, sc *TestScore) error {
+	black, white := learner, opp
+	if seat == 1 {
+		black, white = opp, learner
+	}
+	s, err := play(g, black, white, randomPlies, rng)
+	if err != nil {
+		return err
+	}
+	switch resultOf(s, seat) {
+	case 1:
+		sc.Wins++
+	case -1:
+		sc.Losses++
+	default:
+		sc.Draws++
+	}
+	return nil
 }
 
 // play plays a game between two movers from the initial position, the first

@@ -42,6 +42,10 @@ func (u *NetUsage) Add(p model.Position) {
 	}
 }
 
+// AddNode records node i as used: under CreditPlaced, the learner's own node on a square
+// where it placed a disc.
+func (u *NetUsage) AddNode(i int) { u.mark(i) }
+
 func (u *NetUsage) mark(i int) {
 	if u.used[i] == 0 {
 		u.list = append(u.list, i)

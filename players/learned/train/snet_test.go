@@ -1,8 +1,12 @@
 package train
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/learned/model"
 )
@@ -116,5 +120,105 @@ func TestReinforcePairs(t *testing.T) {
 	}
 	if got, want := net.Eval(model.FromState(&s1, othello.Black)), 120.0; got != want {
 		t.Errorf("Eval(s1) after a win = %v, want %v (each present pair +1)", got, want)
+	}
+}
+
+// placingWatcher is an opponent that plays at random and keeps every position it is asked to
+// move in and every move it makes.
+type placingWatcher struct {
+	rng   *rand.Rand
+	seen  []*othello.State
+	moves []game.Move
+}
+
+func (r *placingWatcher) move(s game.State, legal []game.Move) (game.Move, error) {
+	c := *s.(*othello.State)
+	r.seen = append(r.seen, &c)
+	m := legal[r.rng.IntN(len(legal))]
+	r.moves = append(r.moves, m)
+	return m, nil
+}
+
+// occupied returns the squares holding a disc.
+func occupied(s *othello.State) uint64 {
+	b, w := s.Bitboards()
+	return b | w
+}
+
+// TestCreditPlaced plays training games under CreditPlaced against a recording opponent
+// and checks that a game's result changes exactly the learner's own node on each square
+// where it placed a disc: the squares that filled up between two of the opponent's turns
+// (the learner's last move, after the opponent's last turn, is the one square the
+// recorder cannot see), by +1 after a win and by wins/losses after a loss.
+func TestCreditPlaced(t *testing.T) {
+	for _, seat := range []string{SeatBlack, SeatWhite} {
+		t.Run(seat, func(t *testing.T) {
+			tr, err := New(Config{Game: "othello:size=6", Method: MethodStrategyNet, Credit: CreditPlaced, Seat: seat, Opponents: []Opponent{random}, Games: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			learnerSeat := game.Seat(0)
+			if seat == SeatWhite {
+				learnerSeat = 1
+			}
+			results := map[int]int{}
+			for g := range 30 {
+				before := slices.Clone(tr.net.W)
+				wins, losses := tr.st.Wins, tr.st.Losses
+				rec := &placingWatcher{rng: rand.New(rand.NewPCG(uint64(g), 9))}
+				r, err := tr.learnGame(learnerSeat, rec, rand.New(rand.NewPCG(uint64(g), 10)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.tally(r)
+				results[r]++
+				// The squares the learner filled, as the opponent saw them.
+				var placed, opp uint64
+				prev := occupied(tr.game.NewState().(*othello.State))
+				for k, s := range rec.seen {
+					placed |= occupied(s) &^ prev
+					if m := rec.moves[k]; m != othello.Pass {
+						opp |= 1 << uint(m)
+					}
+					prev = occupied(s) | opp
+				}
+				want := 1.0
+				if r < 0 {
+					want = -NetPenalty(wins, losses)
+				}
+				changed := map[int]bool{}
+				for i, w := range tr.net.W {
+					if d := w - before[i]; d != 0 {
+						changed[i] = true
+						if math.Abs(d-want) > 1e-9 {
+							t.Fatalf("game %d (result %d): weight %d changed by %v, want %v", g, r, i, d, want)
+						}
+					}
+				}
+				extra := 0
+				for sq := range othello.Squares {
+					node := tr.net.Node(sq, model.StateOwn)
+					switch {
+					case placed&(1<<uint(sq)) != 0:
+						if r != 0 && !changed[node] {
+							t.Fatalf("game %d: the learner placed a disc on square %d, and its own node did not change", g, sq)
+						}
+						delete(changed, node)
+					case changed[node]:
+						if opp&(1<<uint(sq)) != 0 {
+							t.Fatalf("game %d: square %d, placed by the opponent, changed the learner's own node", g, sq)
+						}
+						extra++
+						delete(changed, node)
+					}
+				}
+				if len(changed) != 0 || extra > 1 {
+					t.Fatalf("game %d: %d other nodes changed and %d own nodes of squares the learner was not seen to fill (at most its last move)", g, len(changed), extra)
+				}
+			}
+			if results[1] == 0 || results[-1] == 0 {
+				t.Errorf("results %v: want wins and losses both", results)
+			}
+		})
 	}
 }

@@ -39,6 +39,16 @@ const (
 	StrategyL3 = "L3" // LL, and after a loss play the same opponent again, at most three games in a row
 )
 
+// Credit rules of the strategy network: which weights a game's result changes.
+const (
+	// CreditUsed changes the weight of every node present in any position of the game,
+	// once: the paper's rule as Arena reads it.
+	CreditUsed = "used"
+	// CreditPlaced changes only the learner's own node on each square where it placed a
+	// disc during the game, once per square.
+	CreditPlaced = "placed"
+)
+
 // Seats the learner can play.
 const (
 	SeatBlack = "black"
@@ -63,6 +73,9 @@ const (
 	DefaultEvoSigma = 1.0
 	DefaultEvoRate  = 0.05
 	MaxL3Streak     = 3
+	// MaxTestGames bounds Config.TestGames: each test game draws from its own random
+	// stream, numbered by the curve point, the opponent and 12 bits of the game.
+	MaxTestGames = 2048
 )
 
 // ErrConfig is wrapped by every error about a Config.
@@ -145,14 +158,18 @@ type Config struct {
 	Depth     int        `json:"depth"`
 	Init      string     `json:"init"`
 	Pairs     bool       `json:"pairs,omitempty"`
-	EvoSigma  float64    `json:"evo_sigma,omitempty"`
+	// Credit is the strategy network's credit rule, CreditUsed (the default) or
+	// CreditPlaced.
+	Credit   string  `json:"credit,omitempty"`
+	EvoSigma float64 `json:"evo_sigma,omitempty"`
 	// RandomPlies are played at random at the start of every game, training and test,
 	// so that games against deterministic opponents differ.
 	RandomPlies int `json:"random_plies,omitempty"`
 	// Every is the number of games between two points of the learning curve.
 	Every int `json:"every"`
-	// Test are the opponents of the test phase, played TestGames times with each colour,
-	// without learning, at every point of the curve.
+	// Test are the opponents of the test phase, played TestGames times with each colour
+	// the learner plays (both, or its Seat), without learning, at every point of the
+	// curve; TestGames is at most MaxTestGames.
 	Test      []Opponent `json:"test,omitempty"`
 	TestGames int        `json:"test_games,omitempty"`
 	// TestFirst runs a test phase before the first training game too, as the curve's
@@ -187,6 +204,9 @@ func (c Config) withDefaults() Config {
 	}
 	if (c.Method == MethodTD || c.Method == MethodTDLeaf) && c.Strategy == "" {
 		c.Strategy = StrategyLB
+	}
+	if c.Method == MethodStrategyNet && c.Credit == "" {
+		c.Credit = CreditUsed
 	}
 	if c.Method == MethodEvo && c.EvoSigma == 0 {
 		c.EvoSigma = DefaultEvoSigma
@@ -238,10 +258,16 @@ func (c Config) check() (learned.Game, error) {
 		return nil, bad("every must be at least 1")
 	case c.RandomPlies < 0 || c.RandomPlies > 20:
 		return nil, bad("random plies %d (0 to 20)", c.RandomPlies)
-	case c.TestGames < 0:
-		return nil, bad("test games must not be negative")
+	case c.TestGames < 0 || c.TestGames > MaxTestGames:
+		return nil, bad("test games %d (0 to %d)", c.TestGames, MaxTestGames)
 	case c.Pairs && c.Method != MethodStrategyNet:
 		return nil, bad("pairs is a strategy-net option")
+	case c.Credit != "" && c.Method != MethodStrategyNet:
+		return nil, bad("credit is a strategy-net option")
+	case c.Method == MethodStrategyNet && c.Credit != CreditUsed && c.Credit != CreditPlaced:
+		return nil, bad("credit %q (%s, %s)", c.Credit, CreditUsed, CreditPlaced)
+	case c.Pairs && c.Credit == CreditPlaced:
+		return nil, bad("credit %s counts single nodes; it does not go with pairs", CreditPlaced)
 	}
 	if c.Method == MethodTD || c.Method == MethodTDLeaf || c.Method == MethodEvo {
 		if !(c.Alpha > 0 && c.Alpha < 1) {
@@ -467,7 +493,7 @@ func Resume(cfg Config, st State) (*Trainer, error) {
 		return nil, fmt.Errorf("%w: not a version %d training checkpoint", ErrConfig, CheckpointVersion)
 	}
 	cfg = cfg.withDefaults()
-	was := st.Config
+	was := st.Config.withDefaults() // a checkpoint from before a setting had its default
 	was.Games = cfg.Games
 	if !reflect.DeepEqual(was, cfg) {
 		return nil, fmt.Errorf("%w: the checkpoint is of another training (its settings: %s)", ErrConfig, describe(st.Config))
@@ -540,7 +566,7 @@ func (t *Trainer) File(version string) (*model.File, error) {
 	c := t.cfg
 	tr := model.Training{
 		Method: c.Method, Games: t.st.Played, Seed: c.Seed, Seat: c.Seat, Strategy: c.Strategy,
-		Alpha: c.Alpha, Lambda: c.Lambda, Depth: c.Depth, RandomPlies: c.RandomPlies,
+		Alpha: c.Alpha, Lambda: c.Lambda, Depth: c.Depth, RandomPlies: c.RandomPlies, Credit: c.Credit,
 		Wins: t.st.Wins, Draws: t.st.Draws, Losses: t.st.Losses, Arena: version,
 	}
 	for _, o := range c.Opponents {

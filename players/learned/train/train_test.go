@@ -185,6 +185,10 @@ func TestConfigErrors(t *testing.T) {
 		}},
 		{"strategy for strategy-net", func(c *Config) { c.Method = MethodStrategyNet; c.Strategy = StrategyLL }},
 		{"too many random plies", func(c *Config) { c.RandomPlies = 21 }},
+		{"credit for td", func(c *Config) { c.Credit = CreditPlaced }},
+		{"unknown credit", func(c *Config) { c.Method = MethodStrategyNet; c.Credit = "owned" }},
+		{"placed credit with pairs", func(c *Config) { c.Method = MethodStrategyNet; c.Pairs = true; c.Credit = CreditPlaced }},
+		{"too many test games", func(c *Config) { c.Test = []Opponent{hp2}; c.TestGames = MaxTestGames + 1 }},
 		{"self play with parameters", func(c *Config) {
 			c.Opponents = []Opponent{{Name: "s", Agent: SelfPlay, Params: map[string]string{"depth": "2"}}}
 		}},
@@ -340,3 +344,24 @@ func TestFileRoundTrip(t *testing.T) {
 }
 
 func rngFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
+
+// TestTestPhaseSeats checks that a test phase plays TestGames games with each colour the
+// learner plays: both colours for a learner of both seats, only its own otherwise.
+func TestTestPhaseSeats(t *testing.T) {
+	first := Opponent{Name: "h1f", Agent: "hp1", Params: map[string]string{"ties": "first"}}
+	for _, tc := range []struct {
+		seat string
+		want int
+	}{{SeatBoth, 14}, {SeatBlack, 7}, {SeatWhite, 7}} {
+		t.Run(tc.seat, func(t *testing.T) {
+			tr := run(t, Config{Game: "othello:size=6", Method: MethodStrategyNet, Seat: tc.seat,
+				Opponents: []Opponent{random}, Games: 5, Every: 5, Test: []Opponent{first, hp2}, TestGames: 7})
+			point := tr.State().Curve[0]
+			for _, sc := range point.Test {
+				if n := sc.Wins + sc.Draws + sc.Losses; n != tc.want {
+					t.Errorf("%s: %d test games, want %d", sc.Opponent, n, tc.want)
+				}
+			}
+		})
+	}
+}

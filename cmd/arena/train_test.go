@@ -145,9 +145,14 @@ func TestTrainErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--method", "td", "--opponents", "hp1"}, "--out is required"},
-		{[]string{"--method", "sarsa", "--opponents", "hp1", "--out", "x.json"}, `unknown method "sarsa": want td, tdleaf, strategy-net, evo or coevo`},
+		{[]string{"--method", "sarsa", "--opponents", "hp1", "--out", "x.json"}, `unknown method "sarsa": want td, tdleaf, strategy-net, evo, coevo or tune`},
 		{[]string{"--method", "co-evo", "--out", "x.json"}, `unknown method "co-evo"; did you mean 'coevo'?`},
-		{[]string{"--opponents", "hp1", "--out", "x.json"}, "--method is required: td, tdleaf, strategy-net, evo or coevo"},
+		{[]string{"--opponents", "hp1", "--out", "x.json"}, "--method is required: td, tdleaf, strategy-net, evo, coevo or tune"},
+		{[]string{"--method", "strategy-net", "--opponents", "hp1", "--credit", "owned", "--out", "x.json"}, `credit "owned" (used, placed)`},
+		{[]string{"--method", "td", "--opponents", "hp1", "--credit", "placed", "--out", "x.json"}, "credit is a strategy-net option"},
+		{[]string{"--method", "strategy-net", "--opponents", "h=hp1:ties=last", "--out", "x.json"}, "random or first"},
+		{[]string{"--method", "tune", "--opponents", "hp1", "--population", "1", "--out", "x.json"}, "population 1"},
+		{[]string{"--method", "tune", "--opponents", "self", "--out", "x.json"}, "tuning plays agents"},
 		{[]string{"--method", "td", "--opponents", "nobody", "--out", "x.json"}, "unknown agent"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--game", "ipd", "--out", "x.json"}, "only the games of the learned player"},
 		{[]string{"--method", "td", "--opponents", "hp1", "--alpha", "2", "--out", "x.json"}, "alpha"},
@@ -163,6 +168,44 @@ func TestTrainErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestTrainTune finds a 4x4 strategy network by search against HP2 breaking ties at
+// random, checks what it writes, and plays the weights in a tournament over NATS.
+func TestTrainTune(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "t.json")
+	code, stdout, stderr := runCLI(t, "train", "--method", "tune", "--game", "othello:size=4", "--opponents", "hp2", "--seat", "white",
+		"--generations", "3", "--population", "6", "--tune-games", "10", "--final-games", "200", "--seed", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "3 generations of 6 candidates, 380 games") || !strings.Contains(stdout, "the weights against hp2 in 200 fresh games") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	f, err := model.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Game != "othello:size=4" || f.Model != model.KindStrategyNet || f.Training.Method != "tune" || f.Training.Seat != "white" ||
+		f.Training.Wins+f.Training.Draws+f.Training.Losses != 200 {
+		t.Errorf("weights file: game %q model %q training %+v", f.Game, f.Model, f.Training)
+	}
+	if rows := readCSV(t, filepath.Join(dir, "t.csv")); len(rows) != 4 || strings.Join(rows[0], ",") != "generation,games,best,elite_mean,sigma_mean" {
+		t.Errorf("CSV: %v", rows)
+	}
+	code, stdout, stderr = runCLI(t, "tournament", "--game", "othello:size=4", "--players", "me=learned:weights="+out+",h2f=hp2:ties=first",
+		"--rounds", "2", "--tc", "1s", "--db", filepath.Join(dir, "a.db"), "--json")
+	if code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	}
+	var doc standingsJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Games != 4 {
+		t.Errorf("%d games, want 4", doc.Games)
 	}
 }
 

@@ -109,9 +109,18 @@ func longRunning(text string, bound time.Duration) (long, daemon bool, why strin
 			if daemonSubcommands[sub] {
 				return true, true, "arena " + sub + " runs until stopped"
 			}
-			if g, ok := flagValue(flags, "games"); ok {
+			g, hasGames := flagValue(flags, "games")
+			if hasGames {
 				if n, err := strconv.Atoi(g); err == nil && n >= longGames {
 					long, why = true, fmt.Sprintf("arena %s --games %d", sub, n)
+				}
+			}
+			if sub == "train" {
+				switch method, _ := flagValue(flags, "method"); {
+				case method == "tune":
+					long, why = true, "arena train --method tune (millions of games)"
+				case !hasGames && method != "coevo":
+					long, why = true, "arena train without --games (10,000 games)"
 				}
 			}
 			if sub == "match" {

@@ -122,6 +122,9 @@ func TestLongRunning(t *testing.T) {
 		{"arena check-engine -- python3 examples/python/random_engine.py", false, false},
 		{"arena train --games 10000 --out w.json", true, false},
 		{"arena train --games 300 --out w.json", false, false},
+		{"arena train --method tune --opponents hp1 --out t.json", true, false},
+		{"arena train --method strategy-net --opponents hp1 --out t.json", true, false},
+		{"arena train --game othello:size=4 --method coevo --runs 10 --out c.json", false, false},
 		{"for s in 1 2; do arena train --games 5000; done", true, false},
 		{"arena experience run --base b.db --games 1500", true, false},
 		// 12 games, 60 plies at 10ms: 7s

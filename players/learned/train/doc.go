@@ -1,6 +1,9 @@
 // Package train runs the training of Arena's learned-weight players, as `arena train`
 // drives it: TD(lambda) and TDLeaf(lambda) with the LB, LL and L3 strategies and the
-// EVO baseline (seed 002), and the strategy network rule (seed 003, Othello only).
+// EVO baseline (seed 002), and the strategy network rule (seed 003, Othello only) under
+// two credit rules (Config.Credit). Tune, beside the training loop, searches a strategy
+// network's weights by the cross-entropy method instead: how good the model can be,
+// whatever the rule.
 //
 // One loop serves every game the learned player knows (players/learned.Register: Othello
 // of every size, checkers and give-away checkers): opponents in turn (L3 replays one

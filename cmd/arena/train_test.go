@@ -59,15 +59,8 @@ func TestTrainThenPlay(t *testing.T) {
 		}
 	}
 
-	code, stdout, stderr = runCLI(t, "tournament", "--game", "othello:size=6", "--players", "me=learned:weights="+out+":depth=2,random",
-		"--rounds", "2", "--tc", "1s", "--db", filepath.Join(dir, "a.db"), "--json")
-	if code != 0 {
-		t.Fatalf("tournament: exit %d\n%s", code, stderr)
-	}
-	var doc standingsJSON
-	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := tournamentJSON(t, "--game", "othello:size=6", "--players", "me=learned:weights="+out+":depth=2,random",
+		"--rounds", "2", "--tc", "1s", "--db", filepath.Join(dir, "a.db"))
 	if doc.Games != 4 {
 		t.Fatalf("%d games, want 4", doc.Games)
 	}
@@ -195,8 +188,17 @@ func TestTrainTune(t *testing.T) {
 	if rows := readCSV(t, filepath.Join(dir, "t.csv")); len(rows) != 4 || strings.Join(rows[0], ",") != "generation,games,best,elite_mean,sigma_mean" {
 		t.Errorf("CSV: %v", rows)
 	}
-	code, stdout, stderr = runCLI(t, "tournament", "--game", "othello:size=4", "--players", "me=learned:weights="+out+",h2f=hp2:ties=first",
-		"--rounds", "2", "--tc", "1s", "--db", filepath.Join(dir, "a.db"), "--json")
+	doc := tournamentJSON(t, "--game", "othello:size=4", "--players", "me=learned:weights="+out+",h2f=hp2:ties=first",
+		"--rounds", "2", "--tc", "1s", "--db", filepath.Join(dir, "a.db"))
+	if doc.Games != 4 {
+		t.Errorf("%d games, want 4", doc.Games)
+	}
+}
+
+// tournamentJSON runs arena tournament --json with args and returns its standings.
+func tournamentJSON(t *testing.T, args ...string) standingsJSON {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, append(append([]string{"tournament"}, args...), "--json")...)
 	if code != 0 {
 		t.Fatalf("tournament: exit %d\n%s", code, stderr)
 	}
@@ -204,9 +206,7 @@ func TestTrainTune(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Games != 4 {
-		t.Errorf("%d games, want 4", doc.Games)
-	}
+	return doc
 }
 
 func readCSV(t *testing.T, path string) [][]string {

@@ -48,3 +48,33 @@ func TestCheckKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		want string // "" for no error, else a part of the error
+	}{
+		{"exact keys", `{"a":"x","in":{"b":1}}`, ""},
+		{"white space after", "{\"a\":\"x\"} \n\t", ""},
+		{"a second object", `{"a":"x"}{}`, "data after"},
+		{"a stray closing brace", `{"a":"x"}}`, "data after"},
+		{"a stray closing bracket", `{"a":"x"}]`, "data after"},
+		{"unknown key", `{"c":1}`, `unknown field "c"`},
+		{"wrong case", `{"A":"x"}`, `unknown field "A"`},
+		{"repeated key", `{"a":"x","a":"y"}`, `field "a" given twice`},
+		{"not an object", `[1]`, "cannot unmarshal"},
+		{"cut short", `{"a":`, "EOF"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Decode([]byte(tt.data), &doc{})
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("Decode(%q) = %v, want nil", tt.data, err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("Decode(%q) = %v, want an error containing %q", tt.data, err, tt.want)
+			}
+		})
+	}
+}

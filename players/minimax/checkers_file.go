@@ -1,7 +1,6 @@
 package minimax
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,15 +124,7 @@ func ReadCheckersFile(r io.Reader) (*CheckersFile, error) {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrCheckersFile, MaxCheckersFileBytes)
 	}
 	var f CheckersFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCheckersFile, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: text after the JSON object", ErrCheckersFile)
-	}
-	if err := strictjson.CheckKeys(data, &f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCheckersFile, err)
 	}
 	if _, err := f.Eval(); err != nil {

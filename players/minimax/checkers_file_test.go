@@ -101,6 +101,7 @@ func TestReadCheckersFileErrors(t *testing.T) {
 		{"field case", strings.Replace(good, `"game"`, `"Game"`, 1), "case"},
 		{"field twice", strings.Replace(good, `"version":1`, `"version":1,"version":1`, 1), "twice"},
 		{"text after", good + " {}", "after"},
+		{"a stray closing brace", good + "}", "after"},
 		{"too large", good + strings.Repeat(" ", MaxCheckersFileBytes), "larger than"},
 	}
 	for _, tc := range tests {

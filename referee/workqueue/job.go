@@ -1,7 +1,6 @@
 package workqueue
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,15 +190,7 @@ func decodeStrict(data []byte, v any) error {
 	if len(data) > maxMessage {
 		return fmt.Errorf("%w: %d bytes, at most %d", ErrBadMessage, len(data), maxMessage)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", ErrBadMessage, err)
-	}
-	if dec.More() {
-		return fmt.Errorf("%w: data after the object", ErrBadMessage)
-	}
-	if err := strictjson.CheckKeys(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadMessage, err)
 	}
 	return nil

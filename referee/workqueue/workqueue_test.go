@@ -288,6 +288,7 @@ func TestDecodeJob(t *testing.T) {
 		{"bad player", `{"v":1,"tournament":"t1","index":1,"game":"othello","players":["a.b"],"tc":"1s"}`, false},
 		{"bad tournament", `{"v":1,"tournament":"t 1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
 		{"trailing data", good + "{}", false},
+		{"a stray closing brace", good + "}", false},
 		{"wrong version", `{"v":2,"tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -226,16 +225,8 @@ func Decode(r io.Reader) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrBadFile, MaxFileBytes)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var f File
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: data after the JSON object", ErrBadFile)
-	}
-	if err := strictjson.CheckKeys(data, &f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
 	}
 	if _, err := f.Evaluator(); err != nil {

@@ -78,6 +78,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runCoevo(ctx, coevoFlags{game: g.Name(), out: *out, seed: *seed, generations: *generations, population: *population, runs: *runs}, stdout, stderr)
 	}
 	if *method == train.MethodTune {
+		if *generations < 1 || *population < 2 || *tuneGames < 1 || *finalGames < 1 {
+			return usagef("--method tune: --generations, --tune-games and --final-games must be at least 1, --population at least 2")
+		}
 		ops, err := parseTrainOpponents(*opponents, "")
 		if err != nil {
 			return usagef("--opponents: %v", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,10 +25,9 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 		bar.updateText(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
 	})
 	bar.finish()
-	if err != nil {
-		if strings.HasPrefix(err.Error(), train.ErrConfig.Error()+": ") {
-			return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
-		}
+	if errors.Is(err, train.ErrConfig) {
+		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+	} else if err != nil {
 		return err
 	}
 	cfg = res.Config

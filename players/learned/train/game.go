@@ -102,6 +102,7 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 	)
 	tdMethod := t.cfg.Method == MethodTD || t.cfg.Method == MethodTDLeaf || t.cfg.Method == MethodEvo
 	creditUsed := t.use != nil && t.cfg.Credit == CreditUsed
+	creditPlaced := t.use != nil && t.cfg.Credit == CreditPlaced
 	if t.use != nil {
 		t.use.Reset()
 	}
@@ -123,7 +124,7 @@ func (t *Trainer) learnGame(seat game.Seat, opp mover, rng *rand.Rand) (int, err
 		} else if mover == seat {
 			var reply game.Move
 			m, reply = t.x.Search(s, t.cfg.Depth, rng)
-			if t.use != nil && t.cfg.Credit == CreditPlaced && m != othello.Pass {
+			if creditPlaced && m != othello.Pass {
 				t.use.AddNode(t.net.Node(int(m), model.StateOwn))
 			}
 			if tdMethod {

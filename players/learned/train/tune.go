@@ -44,8 +44,8 @@ type TuneConfig struct {
 
 // Tuning defaults.
 const (
-	DefaultTuneGenerations = 100
-	DefaultTunePopulation  = 40
+	DefaultTuneGenerations = 200
+	DefaultTunePopulation  = 100
 	DefaultTuneGames       = 100
 	DefaultTuneSigma       = 5
 	DefaultTuneNoise       = 1
@@ -235,7 +235,7 @@ type tuner struct {
 	size int
 }
 
-// player is one worker's network and search.
+// tunePlayer is one worker's network and its search.
 type tunePlayer struct {
 	net *model.StrategyNet
 	x   *searcher

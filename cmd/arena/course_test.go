@@ -188,21 +188,25 @@ func TestCourseEndToEnd(t *testing.T) {
 			t.Errorf("%s (%s) is %s %q, unranked: want it active and ranked", r.Player, e.Kind, r.Status, r.Reason)
 		default:
 			ranked = append(ranked, r)
-			total += r.Games
+			total += r.Games - r.FinalGames
 			active++
 		}
 	}
 	if len(board.Rows) != len(entrants) {
 		t.Errorf("%d entries, want %d (one per entrant)", len(board.Rows), len(entrants))
 	}
+	// Matchmaking shares the ladder phase's games; the final round robin adds its games to
+	// the finalists only (Games counts both), so it is left out here. Counting it, a
+	// first-wave finalist once stood 25.6% above the mean on a loaded machine.
 	if active > 0 {
 		mean := float64(total) / float64(active)
 		for _, r := range ranked {
-			if d := float64(r.Games) - mean; d > 0.25*mean || d < -0.25*mean {
-				t.Errorf("%s played %d rated games; the mean is %.1f (more than 25%% off)", r.Player, r.Games, mean)
+			ladder := r.Games - r.FinalGames
+			if d := float64(ladder) - mean; d > 0.25*mean || d < -0.25*mean {
+				t.Errorf("%s played %d rated ladder games; the mean is %.1f (more than 25%% off)", r.Player, ladder, mean)
 			}
 		}
-		t.Logf("rated games per active entrant: mean %.1f", mean)
+		t.Logf("rated ladder games per active entrant: mean %.1f", mean)
 	}
 	rho := spearman(ranked, byName)
 	t.Logf("Spearman's rank correlation of the final ranking with the strength order: %.3f over %d entries", rho, len(ranked))

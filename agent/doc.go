@@ -4,7 +4,7 @@
 // built-in agents, and Settings, the one way an agent reads its key=value options.
 //
 // It holds no transport: the NATS player runtime (package players) serves an Agent to a
-// referee, the training loop (players/learned/train) calls one in process, and the
+// referee, the training loop (lab/train) calls one in process, and the
 // conformance suite (agent/playertest) checks one, all through this package. An agent
 // package imports this one and never the runtime, so that it builds without NATS.
 //

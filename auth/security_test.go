@@ -14,13 +14,13 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/internal/natstest"
+	"github.com/arenaref/arena/internal/testutil/natstest"
 	"github.com/arenaref/arena/protocol"
 )
 
 // The security tests run against every NATS server a user may deploy: the embedded one,
 // configured with ServerUsers, and Debian's nats-server, configured with ExportConfig's
-// file, where one is installed (see internal/natstest; CI requires it).
+// file, where one is installed (see internal/testutil/natstest; CI requires it).
 
 // securedServer starts a server that knows creds and returns its URL; it stops with t.
 type securedServer func(t *testing.T, creds []Credential, l Limits) string

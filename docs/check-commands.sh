@@ -8,12 +8,12 @@
 #
 # The commands run in a scratch copy of the repository, block by block, with one arena
 # binary for arena, ./arena and go run ./cmd/arena, and free ports for fixed ones. How a
-# command passes, fails or is skipped: internal/doccommands/main.go. --list shows the
+# command passes, fails or is skipped: internal/cmd/doccommands/main.go. --list shows the
 # commands found and what would be done with each, without running them. The last line of
 # the output is "N passed, M failed"; the exit status is non-zero when any command failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/doccommands" ./internal/doccommands
+go build -o "$bin/doccommands" ./internal/cmd/doccommands
 "$bin/doccommands" "$@"

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 )
 
 func TestLookup(t *testing.T) {

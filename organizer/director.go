@@ -18,7 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
@@ -472,20 +472,20 @@ func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), erro
 	if err != nil {
 		return nil, err
 	}
-	nc, err := players.Connect(p.url, name, p.log, p.opts...)
+	nc, err := player.Connect(p.url, name, p.log, p.opts...)
 	if err != nil {
 		agent.Close(a)
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	cfg := players.Config{
+	cfg := player.Config{
 		Name: name, Agent: as.Agent, Version: p.version, Games: agent.Games(as.Agent),
 		Concurrency: BuiltinConcurrency, Log: p.log, // Serve adds the player's name
 	}
 	go func() {
 		defer close(done)
-		if err := players.Serve(ctx, nc, cfg, a); err != nil && !errors.Is(err, context.Canceled) {
+		if err := player.Serve(ctx, nc, cfg, a); err != nil && !errors.Is(err, context.Canceled) {
 			p.log.Error().Err(err).Str("player", name).Msg("built-in player stopped")
 		}
 	}()

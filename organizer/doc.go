@@ -12,7 +12,7 @@
 // Engines answers the subjects of submitted engines for the same daemon: it checks and
 // stores players' archives (CheckEngineArchive, shared with arena submit-engine), answers
 // their status requests and the host API, and publishes each change of a submission's
-// state; players/hosted is the host on the other end.
+// state; players/hosting/host is the host on the other end.
 //
 // The package works on the store.Store interface and the referee; it knows nothing of
 // flags, terminals or output formats, which stay in cmd/arena.

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players/hosted/archive"
+	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )

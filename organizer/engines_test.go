@@ -14,7 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	at "github.com/arenaref/arena/players/hosted/archive/archivetest"
+	at "github.com/arenaref/arena/players/hosting/archive/archivetest"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
 )

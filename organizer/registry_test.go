@@ -4,8 +4,8 @@ package organizer
 import (
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
-	_ "github.com/arenaref/arena/players/heuristic"
-	_ "github.com/arenaref/arena/players/ipd"
-	_ "github.com/arenaref/arena/players/minimax"
-	_ "github.com/arenaref/arena/players/random"
+	_ "github.com/arenaref/arena/players/agents/heuristic"
+	_ "github.com/arenaref/arena/players/agents/ipdstrategies"
+	_ "github.com/arenaref/arena/players/agents/minimax"
+	_ "github.com/arenaref/arena/players/agents/random"
 )

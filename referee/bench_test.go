@@ -32,7 +32,7 @@
 // full), and reports games/s with nats-games/s, the games per second that bare round trips
 // at the same concurrency would allow (their rate divided by the plies of a game), and
 // the ratio of the two. The othello/ sub-benchmarks' players are the tests' instant
-// responders; the othello-runtime/ ones are players.Serve with an agent that plays the
+// responders; the othello-runtime/ ones are player.Serve with an agent that plays the
 // first legal move, the player side a real player has.
 //
 // BenchmarkForfeitLatency measures how long after a deadline the referee decides a time
@@ -55,8 +55,8 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	_ "github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/testgame"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/internal/testutil/testgame"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -92,7 +92,7 @@ func pairs(e *env, n int) [][]string {
 	return out
 }
 
-// runtimePairs is pairs with every player served by players.Serve on a connection of its
+// runtimePairs is pairs with every player served by player.Serve on a connection of its
 // own, playing the first legal move. The players stop when the benchmark ends.
 func runtimePairs(b *testing.B, url string, n int) [][]string {
 	first := agent.Func(func(_ context.Context, t agent.Turn) (agent.Decision, error) {
@@ -118,7 +118,7 @@ func runtimePairs(b *testing.B, url string, n int) [][]string {
 			}
 			conns = append(conns, nc)
 			wg.Go(func() {
-				if err := players.Serve(ctx, nc, players.Config{Name: name, HelloRetry: time.Hour}, first); err != nil {
+				if err := player.Serve(ctx, nc, player.Config{Name: name, HelloRetry: time.Hour}, first); err != nil {
 					b.Error(err)
 				}
 			})

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/internal/testgame"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/internal/testutil/testgame"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -116,7 +116,7 @@ func TestLobbyFlood(t *testing.T) {
 			logs := &logBuffer{}
 			log := zerolog.New(logs)
 			connect := func(name string) *nats.Conn {
-				nc, err := players.Connect(srv.URL(), name, log)
+				nc, err := player.Connect(srv.URL(), name, log)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,13 +138,13 @@ func TestLobbyFlood(t *testing.T) {
 			defer cancel()
 			for _, name := range []string{"alice", "bob"} {
 				// The players log to nowhere: only the referee's log is measured.
-				nc, err := players.Connect(srv.URL(), name, zerolog.Nop())
+				nc, err := player.Connect(srv.URL(), name, zerolog.Nop())
 				if err != nil {
 					t.Fatal(err)
 				}
 				t.Cleanup(nc.Close)
 				served.Go(func() {
-					if err := players.Serve(ctx, nc, players.Config{Name: name, Agent: "instant"}, instant); err != nil {
+					if err := player.Serve(ctx, nc, player.Config{Name: name, Agent: "instant"}, instant); err != nil {
 						t.Errorf("%s: %v", name, err)
 					}
 				})

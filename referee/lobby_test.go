@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/arenaref/arena/organizer"
 	// The ladders' validation opponent.
-	_ "github.com/arenaref/arena/players/random"
+	_ "github.com/arenaref/arena/players/agents/random"
 	"github.com/arenaref/arena/store"
 )
 

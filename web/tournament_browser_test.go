@@ -18,10 +18,10 @@ import (
 
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	// The built-in agents the tournaments below play.
-	_ "github.com/arenaref/arena/players/heuristic"
-	_ "github.com/arenaref/arena/players/minimax"
+	_ "github.com/arenaref/arena/players/agents/heuristic"
+	_ "github.com/arenaref/arena/players/agents/minimax"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -121,8 +121,8 @@ func (a *arena) serve(t *testing.T, name, version string, pace time.Duration, no
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		cfg := players.Config{Name: name, Agent: "fewest-replies", Version: version, Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
-		if err := players.Serve(pctx, pc, cfg, play); err != nil && pctx.Err() == nil {
+		cfg := player.Config{Name: name, Agent: "fewest-replies", Version: version, Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)}
+		if err := player.Serve(pctx, pc, cfg, play); err != nil && pctx.Err() == nil {
 			t.Errorf("player %s: %v", name, err)
 		}
 	}()

@@ -29,7 +29,7 @@ type timeControl struct {
 
 // reserve is the time the player runtime keeps back from a move time of move for the
 // reply's trip to the referee, with its default Reserve and no lag observed yet (see
-// players.Config.Reserve): a tenth, at most 20ms, never more than half.
+// player.Config.Reserve): a tenth, at most 20ms, never more than half.
 func reserve(move time.Duration) time.Duration {
 	return min(move/10, 20*time.Millisecond, move/2)
 }

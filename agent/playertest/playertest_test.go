@@ -17,7 +17,7 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -116,12 +116,12 @@ func (b *busFlags) open(ctx context.Context, name string, db credentialStore, lo
 		if err != nil {
 			return nil, err
 		}
-		nc, err := players.Connect(b.url, name, log, opts...)
+		nc, err := player.Connect(b.url, name, log, opts...)
 		if err != nil {
 			return nil, auth.ExplainConnect(b.url, err, f)
 		}
 		bs := &bus{nc: nc, url: b.url, opts: opts}
-		if bs.lobby, err = players.Connect(b.url, name+"-lobby", log, opts...); err != nil {
+		if bs.lobby, err = player.Connect(b.url, name+"-lobby", log, opts...); err != nil {
 			nc.Close()
 			return nil, auth.ExplainConnect(b.url, err, f)
 		}
@@ -159,11 +159,11 @@ func (b *busFlags) open(ctx context.Context, name string, db credentialStore, lo
 	bs.srv = srv
 	bs.url = srv.URL()
 	log.Info().Str("url", bs.url).Bool("auth", b.auth).Msg("embedded NATS server started")
-	if bs.nc, err = players.Connect(bs.url, name, log, bs.opts...); err != nil {
+	if bs.nc, err = player.Connect(bs.url, name, log, bs.opts...); err != nil {
 		srv.Shutdown()
 		return nil, err
 	}
-	if bs.lobby, err = players.Connect(bs.url, name+"-lobby", log, bs.opts...); err != nil {
+	if bs.lobby, err = player.Connect(bs.url, name+"-lobby", log, bs.opts...); err != nil {
 		bs.nc.Close()
 		srv.Shutdown()
 		return nil, err

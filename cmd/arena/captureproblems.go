@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arenaref/arena/internal/captureset"
+	"github.com/arenaref/arena/lab/captureset"
 	"github.com/arenaref/arena/internal/humantime"
 )
 
 // runCaptureProblems generates capture problems from GNU Go's self-play, labelled by
-// GNU Go's tactical reading (internal/captureset; docs/capture-problems.md).
+// GNU Go's tactical reading (lab/captureset; docs/capture-problems.md).
 func runCaptureProblems(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("capture-problems", "--out FILE [--games N] [--sizes 9,13,19] [--seed S] [--level L] [--read-level L]", stderr)
 	out := fs.String("out", "", "write the problems to FILE (replaced as a whole); - for stdout")

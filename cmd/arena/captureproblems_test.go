@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arenaref/arena/internal/captureset"
-	"github.com/arenaref/arena/internal/gnugo/gnugotest"
+	"github.com/arenaref/arena/lab/captureset"
+	"github.com/arenaref/arena/lab/gnugo/gnugotest"
 )
 
 func TestCaptureProblemsUsage(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/grhinotest"
+	"github.com/arenaref/arena/internal/testutil/grhinotest"
 )
 
 // TestCheckEngine runs check-engine on the fake engines of internal/, built for the test:
@@ -21,7 +21,7 @@ func TestCheckEngine(t *testing.T) {
 	fake := map[string]string{}
 	for _, name := range []string{"fakeengine", "fakegtp", "fakenboard"} {
 		fake[name] = filepath.Join(dir, name)
-		if out, err := exec.Command("go", "build", "-o", fake[name], "../../internal/"+name).CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", fake[name], "../../internal/cmd/"+name).CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", name, err, out)
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/internal/plot"
-	"github.com/arenaref/arena/players/learned/coevo"
-	"github.com/arenaref/arena/players/learned/model"
+	"github.com/arenaref/arena/lab/plot"
+	"github.com/arenaref/arena/lab/coevo"
+	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 type coevoFlags struct {

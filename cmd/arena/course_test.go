@@ -69,7 +69,7 @@ func TestCourseEndToEnd(t *testing.T) {
 	}
 	requireSandbox(t)
 	b := buildBinaries(t)
-	engineBin := buildStatic(t, "../../internal/agentengine")
+	engineBin := buildStatic(t, "../../internal/cmd/agentengine")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := t.TempDir()
@@ -388,8 +388,8 @@ var (
 	staticMu   sync.Mutex
 )
 
-// fakeEngineBin is internal/fakeengine, built once.
-func fakeEngineBin(t *testing.T) string { return buildStatic(t, "../../internal/fakeengine") }
+// fakeEngineBin is internal/cmd/fakeengine, built once.
+func fakeEngineBin(t *testing.T) string { return buildStatic(t, "../../internal/cmd/fakeengine") }
 
 // buildStatic builds a package as a static binary (no cgo), so that it runs in a sandbox
 // that shows it no more than a minimal system.

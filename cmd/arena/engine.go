@@ -11,7 +11,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 )
@@ -109,14 +109,14 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return fmt.Errorf("engine %s: %w", strings.Join(argv, " "), err)
 	}
 
-	nc, err := players.Connect(*url, *name, blog, credOpts...)
+	nc, err := player.Connect(*url, *name, blog, credOpts...)
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
 	blog.Info().Str("protocol", *proto).Str("game", g.Name()).
 		Str("nats", nc.ConnectedUrl()).Msg("engine player ready")
-	err = players.Serve(ctx, nc, players.Config{
+	err = player.Serve(ctx, nc, player.Config{
 		Name:    *name,
 		Agent:   cutBytes("engine:"+prog, 64),
 		Version: cutBytes(strings.TrimSpace(id.Name+" "+id.Version), 64),

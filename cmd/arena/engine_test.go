@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/internal/proctag"
+	"github.com/arenaref/arena/internal/testutil/proctag"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
@@ -28,14 +28,14 @@ var (
 	fakeEngineErr  error
 )
 
-// buildFakeEngine builds internal/fakeengine, once per test run, beside the binaries of
+// buildFakeEngine builds internal/cmd/fakeengine, once per test run, beside the binaries of
 // buildBinaries.
 func buildFakeEngine(t *testing.T) string {
 	t.Helper()
 	bins := buildBinaries(t)
 	fakeEngineOnce.Do(func() {
 		fakeEnginePath = filepath.Join(filepath.Dir(bins.arena), "fakeengine")
-		if out, err := exec.Command("go", "build", "-o", fakeEnginePath, "../../internal/fakeengine").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", fakeEnginePath, "../../internal/cmd/fakeengine").CombinedOutput(); err != nil {
 			fakeEngineErr = fmt.Errorf("go build fakeengine: %v\n%s", err, out)
 		}
 	})

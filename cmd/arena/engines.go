@@ -9,7 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )
@@ -28,7 +28,7 @@ const drainWait = 5 * time.Second
 func serveEngines(ctx context.Context, b *bus, db store.Submissions, log zerolog.Logger) (stop func(), err error) {
 	log = log.With().Str("part", "engines").Logger()
 	closed := make(chan struct{})
-	nc, err := players.Connect(b.url, "arena-referee-engines", log, append(append([]nats.Option{}, b.opts...), nats.ClosedHandler(func(*nats.Conn) { close(closed) }))...)
+	nc, err := player.Connect(b.url, "arena-referee-engines", log, append(append([]nats.Option{}, b.opts...), nats.ClosedHandler(func(*nats.Conn) { close(closed) }))...)
 	if err != nil {
 		return nil, fmt.Errorf("engines: %w", err)
 	}

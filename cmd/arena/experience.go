@@ -16,10 +16,10 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/internal/plot"
-	"github.com/arenaref/arena/players/experience"
-	"github.com/arenaref/arena/players/learned/model"
-	"github.com/arenaref/arena/players/local"
+	"github.com/arenaref/arena/lab/plot"
+	"github.com/arenaref/arena/players/agents/experience"
+	"github.com/arenaref/arena/players/ai/learn/model"
+	"github.com/arenaref/arena/players/player/local"
 )
 
 // runExperience runs the experience-base tools: "run" plays the experience player against

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/internal/grhinotest"
+	"github.com/arenaref/arena/internal/testutil/grhinotest"
 )
 
 // TestGRhinoUntouched plays GRhino, a real GTP Othello engine from Debian (packages grhino

@@ -10,21 +10,21 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/players/engine"
-	"github.com/arenaref/arena/players/hosted"
-	"github.com/arenaref/arena/players/sandbox"
+	"github.com/arenaref/arena/players/hosting/host"
+	"github.com/arenaref/arena/players/hosting/sandbox"
 )
 
 // runHost is `arena host`: it builds and runs submitted engines as their players, each in a
-// sandbox (players/hosted). SIGINT and SIGTERM stop every engine and report them stopped.
+// sandbox (players/hosting/host). SIGINT and SIGTERM stop every engine and report them stopped.
 func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("host", "--nats URL --credentials FILE --dir DIR [flags]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
 	credPath := fs.String("credentials", "", "credentials file of role host (arena credentials add NAME --role host), for a secured server")
 	dir := fs.String("dir", "", "directory where engines are unpacked and built, DIR/NAME/sN (required)")
 	concurrency := fs.Int("concurrency", 1, "builds at once")
-	buildTimeout := fs.Duration("build-timeout", hosted.DefaultBuildTimeout, "time one build may take")
+	buildTimeout := fs.Duration("build-timeout", host.DefaultBuildTimeout, "time one build may take")
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
@@ -55,17 +55,17 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if cred != nil {
 		name = cred.Name
 	}
-	nc, err := players.Connect(*url, name, log, opts...)
+	nc, err := player.Connect(*url, name, log, opts...)
 	if errors.Is(err, nats.ErrNoServers) {
 		// The host may start before the server: it connects once the server is up.
 		log.Warn().Str("nats", *url).Msg("no NATS server yet; connecting when it is up")
-		nc, err = players.Connect(*url, name, log, append(opts, nats.RetryOnFailedConnect(true))...)
+		nc, err = player.Connect(*url, name, log, append(opts, nats.RetryOnFailedConnect(true))...)
 	}
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
-	h, err := hosted.New(hosted.Config{
+	h, err := host.New(host.Config{
 		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout,
 		Engine: engine.Options{StartTimeout: *startTimeout}, Log: log,
 	})
@@ -87,13 +87,13 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // hostSandbox is the sandbox of arena host's engines: none with --no-sandbox, after a
 // warning.
 //
-// The bubblewrap sandbox (players/sandbox) is wired here: until it is, arena host refuses
+// The bubblewrap sandbox (players/hosting/sandbox) is wired here: until it is, arena host refuses
 // to run without --no-sandbox.
-func hostSandbox(noSandbox bool, buildWall time.Duration, stderr io.Writer) (hosted.Sandbox, error) {
+func hostSandbox(noSandbox bool, buildWall time.Duration, stderr io.Writer) (host.Sandbox, error) {
 	if noSandbox {
 		fmt.Fprintln(stderr, "arena host: WARNING: --no-sandbox: every submitted engine, and its build, runs as this user with all its rights:")
 		fmt.Fprintln(stderr, "arena host: WARNING: it can read and write your files and reach the network. Use it only for engines you trust.")
-		return hosted.Unsandboxed{}, nil
+		return host.Unsandboxed{}, nil
 	}
 	if err := sandbox.Available(); err != nil {
 		return nil, fmt.Errorf("%w\narena host runs every submitted engine in a bubblewrap sandbox (Debian package bubblewrap; as root also setpriv, from util-linux); --no-sandbox runs them unconfined, for engines you trust only", err)

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/internal/natstest"
-	at "github.com/arenaref/arena/players/hosted/archive/archivetest"
+	"github.com/arenaref/arena/internal/testutil/natstest"
+	at "github.com/arenaref/arena/players/hosting/archive/archivetest"
 )
 
 // TestHostedEngines is a course competition with submitted engines, with real processes on

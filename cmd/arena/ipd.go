@@ -9,11 +9,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/arenaref/arena/games/ipd"
-	"github.com/arenaref/arena/players/ipd/sim"
+	"github.com/arenaref/arena/lab/ipdsim"
 )
 
 // runIPD runs the iterated prisoner's dilemma research tools; the one subcommand so far is
-// "simulate", the in-process simulator of players/ipd/sim.
+// "simulate", the in-process simulator of lab/ipdsim.
 func runIPD(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runSubcommand(ctx, "ipd", ipdSubcommands(), args, stdout, stderr)
 }
@@ -26,7 +26,7 @@ func ipdSubcommands() []subcommand {
 
 func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ipd simulate", "--a AGENT --b AGENT --trials N --seed S [flags]", stderr)
-	agents := strings.Join(sim.Agents, ", ")
+	agents := strings.Join(ipdsim.Agents, ", ")
 	a := fs.String("a", "satisficing", "the first seat's agent: "+agents)
 	b := fs.String("b", "satisficing", "the second seat's agent")
 	trials := fs.Int("trials", 1000, "number of trials")
@@ -37,24 +37,24 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 	lambda := fs.Float64("lambda", 0.5, "satisficing lambda without --random-params")
 	aspA := fs.Float64("aspiration-a", -1, "first seat's initial aspiration without --random-params (default: the matrix's T)")
 	aspB := fs.Float64("aspiration-b", -1, "second seat's initial aspiration without --random-params (default: the matrix's T)")
-	random := fs.String("random-params", sim.ParamsFixed, "draw each trial's matrix, lambda and aspirations: none, table1 (the paper's Table 1), convergence (its conditions for cooperation) or convergence-reject (those conditions enforced on Table 1 draws)")
-	initial := fs.String("initial", sim.InitialRandom, "satisficing seats' initial actions: random, CC, DD, CD, DC or mixed (CD or DC at random)")
+	random := fs.String("random-params", ipdsim.ParamsFixed, "draw each trial's matrix, lambda and aspirations: none, table1 (the paper's Table 1), convergence (its conditions for cooperation) or convergence-reject (those conditions enforced on Table 1 draws)")
+	initial := fs.String("initial", ipdsim.InitialRandom, "satisficing seats' initial actions: random, CC, DD, CD, DC or mixed (CD or DC at random)")
 	csvOut := fs.String("csv", "", "write one line per trial to FILE")
-	maxPeriod := fs.Int("max-period", sim.DefaultDetect.MaxPeriod, "longest cycle looked for")
-	repeats := fs.Int("repeats", sim.DefaultDetect.Repeats, "periods a cycle must repeat (at least 2)")
-	maxRounds := fs.Int("max-rounds", sim.DefaultDetect.MaxRounds, "round cap; a trial not settled by then is unsettled")
+	maxPeriod := fs.Int("max-period", ipdsim.DefaultDetect.MaxPeriod, "longest cycle looked for")
+	repeats := fs.Int("repeats", ipdsim.DefaultDetect.Repeats, "periods a cycle must repeat (at least 2)")
+	maxRounds := fs.Int("max-rounds", ipdsim.DefaultDetect.MaxRounds, "round cap; a trial not settled by then is unsettled")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	e := sim.Experiment{
+	e := ipdsim.Experiment{
 		Agents: [2]string{*a, *b}, Trials: *trials, Seed: *seed, Params: *random, Initial: *initial,
 		Lambda: *lambda, Aspiration: [2]float64{*aspA, *aspB},
-		Detect: sim.Detect{MaxPeriod: *maxPeriod, Repeats: *repeats, MaxRounds: *maxRounds},
+		Detect: ipdsim.Detect{MaxPeriod: *maxPeriod, Repeats: *repeats, MaxRounds: *maxRounds},
 	}
-	if *random == sim.ParamsFixed {
+	if *random == ipdsim.ParamsFixed {
 		g, err := ipd.New(ipd.Config{Payoff: *payoff, Sigma: *sigma, Delta: *delta, Rounds: 1, Continue: 1})
 		if err != nil {
 			return usagef("--payoff: %v", err)
@@ -86,14 +86,14 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 		*a, *b, *trials, *seed, *random, *initial)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "outcome\ttrials\tshare\t")
-	for _, c := range sim.Tally(res) {
+	for _, c := range ipdsim.Tally(res) {
 		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", c.Outcome, c.N, 100*c.Share)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if *csvOut != "" {
-		if err := writeFileAtomic(*csvOut, func(w io.Writer) error { return sim.WriteCSV(w, res) }); err != nil {
+		if err := writeFileAtomic(*csvOut, func(w io.Writer) error { return ipdsim.WriteCSV(w, res) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "%d trials written to %s\n", len(res), *csvOut)

@@ -51,14 +51,14 @@ import (
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
-	_ "github.com/arenaref/arena/players/atari"
-	_ "github.com/arenaref/arena/players/experience"
-	_ "github.com/arenaref/arena/players/heuristic"
-	_ "github.com/arenaref/arena/players/ipd"
-	_ "github.com/arenaref/arena/players/learned"
-	_ "github.com/arenaref/arena/players/material"
-	_ "github.com/arenaref/arena/players/minimax"
-	_ "github.com/arenaref/arena/players/random"
+	_ "github.com/arenaref/arena/players/agents/widening"
+	_ "github.com/arenaref/arena/players/agents/experience"
+	_ "github.com/arenaref/arena/players/agents/heuristic"
+	_ "github.com/arenaref/arena/players/agents/ipdstrategies"
+	_ "github.com/arenaref/arena/players/agents/learned"
+	_ "github.com/arenaref/arena/players/agents/material"
+	_ "github.com/arenaref/arena/players/agents/minimax"
+	_ "github.com/arenaref/arena/players/agents/random"
 )
 
 // version is the program's version, reported in hellos and by "arena version".

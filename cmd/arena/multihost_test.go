@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/internal/netlab"
+	"github.com/arenaref/arena/internal/testutil/netlab"
 	"github.com/arenaref/arena/store"
 )
 
 // TestMultiHostTournament runs a tournament across five hosts of a lab on this machine
-// (network namespaces, internal/netlab): a NATS cluster of three servers with JetStream on
+// (network namespaces, internal/testutil/netlab): a NATS cluster of three servers with JetStream on
 // n1, n2 and n3; the owner on n1, which plays no game itself; a referee worker on n2 and
 // one on n3; and players on n2, n3 and two engine hosts e1 and e2, each name running as
 // an instance on two hosts. While the tournament runs, the worker on n2 is killed, the

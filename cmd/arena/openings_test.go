@@ -11,7 +11,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
-	_ "github.com/arenaref/arena/internal/testgame"
+	_ "github.com/arenaref/arena/internal/testutil/testgame"
 )
 
 // shippedOthelloOpenings is the opening set shipped with the Othello package; its header

@@ -9,7 +9,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -60,14 +60,14 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return usagef("--agent: %v", err)
 	}
 	defer agent.Close(a)
-	nc, err := players.Connect(*url, *name, log, credOpts...)
+	nc, err := player.Connect(*url, *name, log, credOpts...)
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
 	log.Info().Str("name", *name).Str("agent", *agentName).Int("concurrency", *concurrency).
 		Str("nats", nc.ConnectedUrl()).Msg("player ready")
-	err = players.Serve(ctx, nc, players.Config{
+	err = player.Serve(ctx, nc, player.Config{
 		Name: *name, Agent: *agentName, Version: version, Games: agent.Games(*agentName),
 		Concurrency: *concurrency, Log: log,
 	}, a)

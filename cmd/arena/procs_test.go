@@ -43,7 +43,7 @@ func buildBinaries(t *testing.T) testBinaries {
 			return
 		}
 		bins = testBinaries{arena: filepath.Join(binDir, "arena"), faultplayer: filepath.Join(binDir, "faultplayer")}
-		for _, x := range []struct{ out, pkg string }{{bins.arena, "."}, {bins.faultplayer, "../../internal/faultplayer"}} {
+		for _, x := range []struct{ out, pkg string }{{bins.arena, "."}, {bins.faultplayer, "../../internal/cmd/faultplayer"}} {
 			if out, err := exec.Command("go", "build", "-o", x.out, x.pkg).CombinedOutput(); err != nil {
 				binsErr = fmt.Errorf("go build %s: %v\n%s", x.pkg, err, out)
 				return

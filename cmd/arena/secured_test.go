@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/internal/natstest"
+	"github.com/arenaref/arena/internal/testutil/natstest"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )

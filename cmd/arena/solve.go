@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/games/atarigo"
-	"github.com/arenaref/arena/internal/captureset"
-	"github.com/arenaref/arena/internal/gnugo"
+	"github.com/arenaref/arena/lab/captureset"
+	"github.com/arenaref/arena/lab/gnugo"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/internal/solvetable"
-	"github.com/arenaref/arena/players/widening"
+	"github.com/arenaref/arena/lab/solvetable"
+	"github.com/arenaref/arena/players/ai/widening"
 )
 
 // maxProblemBytes bounds a problem file read by arena solve.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arenaref/arena/internal/gnugo/gnugotest"
+	"github.com/arenaref/arena/lab/gnugo/gnugotest"
 )
 
 // ladder is problem 1 of games/atarigo: Black to move captures C3 in a ladder.
@@ -81,7 +81,7 @@ func TestSolveUsage(t *testing.T) {
 // TestSolveProblemSet runs the table and the labelling pass on the first problems of
 // the GNU Go set.
 func TestSolveProblemSet(t *testing.T) {
-	data, err := os.ReadFile("../../internal/captureset/testdata/gnugo-problems.tsv")
+	data, err := os.ReadFile("../../lab/captureset/testdata/gnugo-problems.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/hosted/archive"
+	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
 )
 

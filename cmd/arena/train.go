@@ -16,10 +16,10 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/internal/plot"
+	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/learned/model"
-	"github.com/arenaref/arena/players/learned/train"
+	"github.com/arenaref/arena/players/ai/learn/model"
+	"github.com/arenaref/arena/lab/train"
 )
 
 // runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in
@@ -171,8 +171,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// methodCoevo is the co-evolution of strategy networks (players/learned/coevo), which
-// arena train runs beside the methods of players/learned/train.
+// methodCoevo is the co-evolution of strategy networks (lab/coevo), which
+// arena train runs beside the methods of lab/train.
 const methodCoevo = "coevo"
 
 // parseOpponents reads an opponent list in the syntax of tournament --players.

@@ -12,9 +12,9 @@ import (
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/internal/plot"
-	"github.com/arenaref/arena/players/minimax"
-	"github.com/arenaref/arena/players/minimax/tdleaf"
+	"github.com/arenaref/arena/lab/plot"
+	"github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/lab/tdleaf"
 )
 
 // runTuneCheckers trains the weights of minimax's checkers evaluation by TDLeaf(lambda)

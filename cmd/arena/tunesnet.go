@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/internal/plot"
-	"github.com/arenaref/arena/players/learned/model"
-	"github.com/arenaref/arena/players/learned/train"
+	"github.com/arenaref/arena/lab/plot"
+	"github.com/arenaref/arena/players/ai/learn/model"
+	"github.com/arenaref/arena/lab/train"
 )
 
 // runTune searches for strategy network weights against the opponents (arena train

@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/web"
@@ -115,7 +115,7 @@ func (h *httpFlags) start(b *bus, db store.Store, log zerolog.Logger, say func(s
 		return func() {}, nil
 	}
 	// Its own connection, so that a slow browser never holds up the referee's messages.
-	nc, err := players.Connect(b.url, "arena-web", log, b.opts...)
+	nc, err := player.Connect(b.url, "arena-web", log, b.opts...)
 	if err != nil {
 		return nil, fmt.Errorf("--http: connect to NATS: %w", err)
 	}

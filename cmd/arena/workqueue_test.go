@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/internal/natstest"
+	"github.com/arenaref/arena/internal/testutil/natstest"
 	"github.com/arenaref/arena/store"
 )
 

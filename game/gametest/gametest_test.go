@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 )
 
 // The suite is tested on the shared test games, which keep the contract, and on broken

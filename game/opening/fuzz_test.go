@@ -9,7 +9,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 )
 
 func FuzzParse(f *testing.F) {

@@ -12,7 +12,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 )
 
 // moves splits "1 1 2" into its moves.

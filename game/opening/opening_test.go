@@ -13,7 +13,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/testgame"
+	"github.com/arenaref/arena/internal/testutil/testgame"
 )
 
 func TestParse(t *testing.T) {

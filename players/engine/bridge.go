@@ -22,7 +22,7 @@ var ErrClosed = errors.New("engine: the bridge is closed")
 // move command and each game notice into the dialect's new-game and game-over commands.
 //
 // An engine plays one game at a time, so the bridge serialises every call on its one
-// process; serve it with players.Config.Concurrency 1. When the referee interleaves two
+// process; serve it with player.Config.Concurrency 1. When the referee interleaves two
 // games, the bridge tells the engine of the switch with a new-game command before the
 // other game's turn: engines that go by the turn's commands alone (as the line protocol
 // allows) play both correctly.

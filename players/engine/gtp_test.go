@@ -18,7 +18,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/grhinotest"
+	"github.com/arenaref/arena/internal/testutil/grhinotest"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 )
@@ -532,7 +532,7 @@ func TestGTPStartAndNewGame(t *testing.T) {
 func buildFake(t *testing.T, dir, name string) string {
 	t.Helper()
 	out := filepath.Join(dir, name)
-	if b, err := exec.Command("go", "build", "-o", out, "../../internal/"+name).CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-o", out, "../../internal/cmd/"+name).CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", name, err, b)
 	}
 	return out

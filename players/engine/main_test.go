@@ -19,12 +19,12 @@ import (
 
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/proctag"
+	"github.com/arenaref/arena/internal/testutil/proctag"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 )
 
-// fakeEngine is the path of internal/fakeengine, built once by TestMain.
+// fakeEngine is the path of internal/cmd/fakeengine, built once by TestMain.
 var fakeEngine string
 
 func TestMain(m *testing.M) {
@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fakeEngine = filepath.Join(dir, "fakeengine")
-	if out, err := exec.Command("go", "build", "-o", fakeEngine, "../../internal/fakeengine").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", fakeEngine, "../../internal/cmd/fakeengine").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build fakeengine: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)

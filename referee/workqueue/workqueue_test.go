@@ -16,8 +16,8 @@ import (
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/players"
-	_ "github.com/arenaref/arena/players/random"
+	"github.com/arenaref/arena/players/player"
+	_ "github.com/arenaref/arena/players/agents/random"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 )
@@ -60,7 +60,7 @@ func randomPlayers(t testing.TB, url string, names ...string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = players.Serve(ctx, nc, players.Config{Name: n, Agent: "random", Concurrency: 8, Log: zerolog.Nop()}, a)
+			_ = player.Serve(ctx, nc, player.Config{Name: n, Agent: "random", Concurrency: 8, Log: zerolog.Nop()}, a)
 		}()
 	}
 }

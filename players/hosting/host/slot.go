@@ -1,0 +1,400 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rs/zerolog"
+
+	"github.com/arenaref/arena/players/player"
+	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/players/hosting/archive"
+	"github.com/arenaref/arena/protocol"
+)
+
+// dialects are the manifest's protocols.
+var dialects = map[string]func() engine.Dialect{
+	"line":   engine.NewLine,
+	"gtp":    engine.NewGTP,
+	"nboard": func() engine.Dialect { return engine.NewNBoard(engine.NBoardDepth(engine.NBoardDefaultDepth)) },
+}
+
+// builtSuffix names the marker a finished build leaves beside its directory.
+const builtSuffix = ".built"
+
+// slot is one player name on the host: it runs at most one of the name's versions, and
+// does one thing at a time (fetch, build, start, stop), on its own goroutine.
+type slot struct {
+	h      *Host
+	name   string
+	cancel context.CancelFunc
+	log    zerolog.Logger
+
+	kick chan []protocol.EngineSubmission // the name's latest listing, newest first
+	died chan int                         // a running version that keeps dying
+
+	// Owned by the slot's goroutine:
+	failed map[int]bool   // versions that failed here
+	states map[int]report // the state this host last gave each version
+	run    *running        // the player running, or nil
+}
+
+// offer hands the slot a new listing, replacing one it has not read yet.
+func (s *slot) offer(subs []protocol.EngineSubmission) {
+	for {
+		select {
+		case s.kick <- subs:
+			return
+		default:
+		}
+		select {
+		case <-s.kick:
+		default:
+		}
+	}
+}
+
+func (s *slot) loop(ctx context.Context) {
+	var subs []protocol.EngineSubmission
+	for {
+		select {
+		case <-ctx.Done():
+			if s.run != nil {
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopReportTimeout)
+				s.stop(rctx, protocol.EngineStopped, "")
+				cancel()
+			}
+			return
+		case subs = <-s.kick:
+		case v := <-s.died:
+			if s.run == nil || s.run.version != v {
+				continue
+			}
+			log := s.run.stderr.bytes()
+			s.log.Error().Str("version", protocol.EngineVersion(v)).Int("deaths", s.h.cfg.Deaths).Dur("within", s.h.cfg.DeathWindow).Msg("the engine keeps dying; it is run_failed")
+			s.failed[v] = true
+			s.stop(ctx, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine died %d times within %v", log, s.h.cfg.Deaths, s.h.cfg.DeathWindow))
+		}
+		s.reconcile(ctx, subs)
+	}
+}
+
+// target is the version to run: the newest listed that has not failed.
+func (s *slot) target(subs []protocol.EngineSubmission) (protocol.EngineSubmission, int, bool) {
+	for _, sub := range subs {
+		v, err := protocol.ParseEngineVersion(sub.Version)
+		if err != nil || s.failed[v] || sub.State == protocol.EngineBuildFailed || sub.State == protocol.EngineRunFailed {
+			continue
+		}
+		return sub, v, true
+	}
+	return protocol.EngineSubmission{}, 0, false
+}
+
+// reconcile brings the slot to run the target of subs: it builds the target if need be,
+// stops the version running, and starts the target; a target that fails leaves the next
+// one to try.
+func (s *slot) reconcile(ctx context.Context, subs []protocol.EngineSubmission) {
+	for ctx.Err() == nil {
+		sub, v, ok := s.target(subs)
+		switch {
+		case !ok:
+			return
+		case s.run != nil && s.run.version >= v:
+			s.resend(ctx, subs)
+			return
+		}
+		m, dir, ok := s.prepare(ctx, sub, v)
+		if !ok {
+			if s.failed[v] {
+				continue
+			}
+			return // the referee or the disk failed: tried again at the next listing
+		}
+		// A newer version listed meanwhile goes first; this one stays built.
+		select {
+		case newer := <-s.kick:
+			subs = newer
+			continue
+		default:
+		}
+		if !s.start(ctx, v, m, dir) && s.failed[v] {
+			continue
+		}
+		return
+	}
+}
+
+// resend reports again the states this host gave that the referee does not list (a
+// report lost while the referee was away).
+func (s *slot) resend(ctx context.Context, subs []protocol.EngineSubmission) {
+	for _, sub := range subs {
+		v, _ := protocol.ParseEngineVersion(sub.Version)
+		if r, ok := s.states[v]; ok && r.state != sub.State {
+			s.report(ctx, v, r.state, r.log)
+		}
+	}
+}
+
+// report tells the referee of a version's new state; a report that fails is sent again
+// at a later listing (resend).
+func (s *slot) report(ctx context.Context, v int, state, log string) {
+	log = protocol.LogTail([]byte(log))
+	s.states[v] = report{state, log}
+	req := protocol.EngineRequest{V: protocol.Version, Type: protocol.TypeHostReport, Name: s.name, Version: protocol.EngineVersion(v), State: state, Log: log}
+	if _, err := s.h.request(ctx, protocol.SubjectHostReport, req); err != nil {
+		s.log.Warn().Err(err).Str("version", protocol.EngineVersion(v)).Str("state", state).Msg("cannot report a state; it is reported again later")
+		return
+	}
+	s.log.Info().Str("version", protocol.EngineVersion(v)).Str("state", state).Msg("state reported")
+}
+
+// fail marks a version failed here and reports it.
+func (s *slot) fail(ctx context.Context, v int, state, log string) {
+	s.failed[v] = true
+	s.log.Warn().Str("version", protocol.EngineVersion(v)).Str("state", state).Str("log", lastLine(log)).Msg("engine failed")
+	s.report(ctx, v, state, log)
+}
+
+func (s *slot) dir(v int) string {
+	return filepath.Join(s.h.cfg.Dir, s.name, protocol.EngineVersion(v))
+}
+
+// prepare makes sure version v is unpacked and built in its directory, and returns its
+// manifest and directory. ok is false when it could not: the version is then failed (its
+// archive or build is at fault), or the referee or the disk failed.
+func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int) (m archive.Manifest, dir string, ok bool) {
+	dir = s.dir(v)
+	marker := dir + builtSuffix
+	if b, err := os.ReadFile(marker); err == nil && string(b) == sub.SHA256 {
+		if m, err := archive.ReadManifest(dir); err == nil {
+			return m, dir, true
+		}
+	}
+	s.report(ctx, v, protocol.EngineBuilding, "")
+	data, err := s.h.fetch(ctx, s.name, sub.Version, sub.SHA256)
+	if err != nil {
+		s.log.Warn().Err(err).Msg("cannot fetch an archive; trying again later")
+		return m, dir, false
+	}
+	_ = os.Remove(marker)
+	if err := os.RemoveAll(dir); err != nil {
+		s.log.Error().Err(err).Msg("cannot clear the engine's directory")
+		return m, dir, false
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		s.log.Error().Err(err).Msg("cannot make the player's directory")
+		return m, dir, false
+	}
+	if _, err := archive.Unpack(data, dir, archive.DefaultLimits); err != nil {
+		if errors.Is(err, archive.ErrRefused) {
+			s.fail(ctx, v, protocol.EngineBuildFailed, err.Error())
+		} else {
+			s.log.Error().Err(err).Msg("cannot unpack an archive")
+		}
+		return m, dir, false
+	}
+	if m, err = archive.ReadManifest(dir); err != nil {
+		s.fail(ctx, v, protocol.EngineBuildFailed, err.Error())
+		return m, dir, false
+	}
+	var out []byte
+	if m.Build != "" {
+		if out, err = s.build(ctx, dir, m.Build); err != nil {
+			if ctx.Err() == nil {
+				s.fail(ctx, v, protocol.EngineBuildFailed, fmt.Sprintf("%s\n%s: %v", bytes.TrimRight(out, "\n"), m.Build, err))
+			}
+			return m, dir, false
+		}
+	}
+	if err := os.WriteFile(marker, []byte(sub.SHA256), 0o644); err != nil {
+		s.log.Error().Err(err).Msg("cannot mark a build done")
+	}
+	s.report(ctx, v, protocol.EngineBuilt, string(out))
+	return m, dir, true
+}
+
+// build runs a build in the sandbox, when a build may run.
+func (s *slot) build(ctx context.Context, dir, shell string) ([]byte, error) {
+	select {
+	case s.h.builds <- struct{}{}:
+		defer func() { <-s.h.builds }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	bctx, cancel := context.WithTimeoutCause(ctx, s.h.cfg.BuildTimeout, fmt.Errorf("the build took longer than %v", s.h.cfg.BuildTimeout))
+	defer cancel()
+	start := time.Now()
+	out, err := s.h.cfg.Sandbox.Build(bctx, dir, shell)
+	s.log.Info().Str("dir", dir).Dur("took", time.Since(start).Round(time.Millisecond)).AnErr("error", err).Msg("build")
+	return out, err
+}
+
+// running is one version running as the player.
+type running struct {
+	version int
+	bridge  *engine.Bridge
+	cancel  context.CancelFunc
+	done    chan struct{}
+	stderr  *tail
+
+	mu       sync.Mutex
+	starts   []time.Time // of the engine, within the death window
+	signaled bool
+}
+
+// started counts a start of the engine, and tells the slot once the engine has been
+// restarted Deaths times within DeathWindow.
+func (p *running) started(s *slot) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	p.starts = append(p.starts, now)
+	for len(p.starts) > 0 && now.Sub(p.starts[0]) > s.h.cfg.DeathWindow {
+		p.starts = p.starts[1:]
+	}
+	if len(p.starts) > s.h.cfg.Deaths && !p.signaled {
+		p.signaled = true
+		select {
+		case s.died <- p.version:
+		default:
+		}
+	}
+}
+
+// counting is a Dialect that counts the handshakes of the engines it speaks to: one at
+// each start, and so one after each death.
+type counting struct {
+	engine.Dialect
+	started func()
+}
+
+func (d counting) Start(ctx context.Context, c engine.LineConn) (engine.Identity, error) {
+	d.started()
+	return d.Dialect.Start(ctx, c)
+}
+
+// start stops the version running and starts v as the player. It reports false when v
+// could not start (v is then failed).
+func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string) bool {
+	argv, err := s.h.cfg.Sandbox.Command(dir, m.Argv)
+	if err != nil {
+		s.fail(ctx, v, protocol.EngineRunFailed, "the sandbox refused the run line: "+err.Error())
+		return false
+	}
+	newDialect := dialects[m.Protocol]
+	p := &running{version: v, stderr: &tail{max: 2 * protocol.MaxEngineLog}, done: make(chan struct{})}
+	log := s.log.With().Str("version", protocol.EngineVersion(v)).Logger()
+	opts := s.h.cfg.Engine
+	opts.Dir = dir
+	opts.Stderr = func(line string) {
+		p.stderr.line(line)
+		log.Debug().Str("stderr", line).Msg("engine stderr")
+	}
+	p.bridge = engine.NewBridge(argv, func() engine.Dialect { return counting{newDialect(), func() { p.started(s) }} }, opts, log)
+
+	if s.run != nil {
+		s.stop(ctx, protocol.EngineStopped, "")
+	}
+	var id engine.Identity
+	for attempt := 1; ; attempt++ {
+		if id, err = p.bridge.Start(ctx); err == nil {
+			break
+		}
+		if ctx.Err() != nil || attempt > s.h.cfg.Deaths {
+			_ = p.bridge.Close()
+			if ctx.Err() == nil {
+				s.fail(ctx, v, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine did not start: %v", p.stderr.bytes(), err))
+			}
+			return false
+		}
+		log.Warn().Err(err).Int("attempt", attempt).Msg("the engine did not start; trying again")
+		select {
+		case <-ctx.Done():
+		case <-time.After(startRetry):
+		}
+	}
+	games := m.Games
+	if len(games) == 0 && m.Protocol == "nboard" {
+		games = []string{"othello"}
+	}
+	cfg := player.Config{
+		Name:        s.name,
+		Agent:       cut("hosted:"+filepath.Base(m.Argv[0]), 64),
+		Version:     protocol.EngineVersion(v),
+		Games:       games,
+		Concurrency: 1, // one engine process plays one game at a time; see engine.Bridge
+		Log:         s.h.cfg.Log,
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	p.cancel = cancel
+	go func() {
+		defer close(p.done)
+		if err := player.Serve(sctx, s.h.cfg.Conn, cfg, p.bridge); err != nil && sctx.Err() == nil {
+			log.Error().Err(err).Msg("the player stopped")
+		}
+	}()
+	s.run = p
+	log.Info().Str("dir", dir).Str("engine_name", id.Name).Str("engine_version", id.Version).Msg("engine running")
+	s.report(ctx, v, protocol.EngineRunning, "")
+	s.clean(v)
+	return true
+}
+
+// stop stops the player running and reports its state.
+func (s *slot) stop(ctx context.Context, state, log string) {
+	p := s.run
+	s.run = nil
+	p.cancel()
+	<-p.done
+	if err := p.bridge.Close(); err != nil {
+		s.log.Debug().Err(err).Str("version", protocol.EngineVersion(p.version)).Msg("stop engine")
+	}
+	s.report(ctx, p.version, state, log)
+}
+
+// clean removes the directories of versions older than the one before v: a version that
+// comes back is unpacked and built again.
+func (s *slot) clean(v int) {
+	entries, err := os.ReadDir(filepath.Join(s.h.cfg.Dir, s.name))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n, err := protocol.ParseEngineVersion(strings.TrimSuffix(e.Name(), builtSuffix))
+		if err != nil || n >= v-1 {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(s.h.cfg.Dir, s.name, e.Name())); err != nil {
+			s.log.Warn().Err(err).Msg("cannot remove an old version")
+		}
+	}
+}
+
+// cut shortens s to at most n bytes, on a character boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// lastLine is the last line of a log, for a log entry.
+func lastLine(log string) string {
+	log = strings.TrimRight(log, "\n")
+	if i := strings.LastIndexByte(log, '\n'); i >= 0 {
+		return log[i+1:]
+	}
+	return log
+}

@@ -1,15 +1,14 @@
 package organizer_test
 
 import (
+	"context"
 	"errors"
 	"strings"
+	"testing"
 	"time"
 
-	"context"
-	"github.com/arenaref/arena/referee"
-	"testing"
-
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )

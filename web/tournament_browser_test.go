@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"github.com/arenaref/arena/agent"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/player"

@@ -13,15 +13,15 @@ import (
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	"github.com/arenaref/arena/games/othello"
-	_ "github.com/arenaref/arena/players/agents/widening"
 	_ "github.com/arenaref/arena/players/agents/experience"
 	_ "github.com/arenaref/arena/players/agents/heuristic"
 	_ "github.com/arenaref/arena/players/agents/ipdstrategies"
 	_ "github.com/arenaref/arena/players/agents/learned"
-	"github.com/arenaref/arena/players/ai/learn/model"
 	_ "github.com/arenaref/arena/players/agents/material"
 	_ "github.com/arenaref/arena/players/agents/minimax"
 	_ "github.com/arenaref/arena/players/agents/random"
+	_ "github.com/arenaref/arena/players/agents/widening"
+	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // seedOnly is Case.Fixed for an agent whose moves depend on its seed alone whatever its

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arenaref/arena/lab/captureset"
 	"github.com/arenaref/arena/internal/humantime"
+	"github.com/arenaref/arena/lab/captureset"
 )
 
 // runCaptureProblems generates capture problems from GNU Go's self-play, labelled by

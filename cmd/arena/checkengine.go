@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/players/engine"

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/coevo"
+	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/players/ai/learn/model"
 )
 

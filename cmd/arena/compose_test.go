@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/arenaref/arena/agent"
 	"io"
 	"net/url"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 

@@ -10,10 +10,10 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/host"
 	"github.com/arenaref/arena/players/hosting/sandbox"
+	"github.com/arenaref/arena/players/player"
 )
 
 // runHost is `arena host`: it builds and runs submitted engines as their players, each in a

@@ -51,7 +51,6 @@ import (
 	_ "github.com/arenaref/arena/games/checkers"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
-	_ "github.com/arenaref/arena/players/agents/widening"
 	_ "github.com/arenaref/arena/players/agents/experience"
 	_ "github.com/arenaref/arena/players/agents/heuristic"
 	_ "github.com/arenaref/arena/players/agents/ipdstrategies"
@@ -59,6 +58,7 @@ import (
 	_ "github.com/arenaref/arena/players/agents/material"
 	_ "github.com/arenaref/arena/players/agents/minimax"
 	_ "github.com/arenaref/arena/players/agents/random"
+	_ "github.com/arenaref/arena/players/agents/widening"
 )
 
 // version is the program's version, reported in hellos and by "arena version".

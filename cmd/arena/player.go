@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"io"
 	"strings"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/player"

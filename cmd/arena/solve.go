@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/games/atarigo"
+	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/captureset"
 	"github.com/arenaref/arena/lab/gnugo"
-	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/solvetable"
 	"github.com/arenaref/arena/players/ai/widening"
 )

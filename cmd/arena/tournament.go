@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,10 +17,10 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/rs/zerolog"
-
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"

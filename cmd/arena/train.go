@@ -17,9 +17,9 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
+	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/ai/learn/model"
-	"github.com/arenaref/arena/lab/train"
 )
 
 // runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arenaref/arena/players/ai/learn/model"
 	"github.com/arenaref/arena/lab/train"
+	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // TestTrainThenPlay trains a player with arena train, checks what it writes, and enters

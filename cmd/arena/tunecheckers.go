@@ -13,8 +13,8 @@ import (
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
-	"github.com/arenaref/arena/players/agents/minimax"
 	"github.com/arenaref/arena/lab/tdleaf"
+	"github.com/arenaref/arena/players/agents/minimax"
 )
 
 // runTuneCheckers trains the weights of minimax's checkers evaluation by TDLeaf(lambda)

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/arenaref/arena/agent"
-	"github.com/arenaref/arena/players/agents/minimax"
 	"github.com/arenaref/arena/lab/tdleaf"
+	"github.com/arenaref/arena/players/agents/minimax"
 )
 
 // checkersOpenings writes an openings file of three 3-ply openings of checkers.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
-	"github.com/arenaref/arena/players/ai/learn/model"
 	"github.com/arenaref/arena/lab/train"
+	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // runTune searches for strategy network weights against the opponents (arena train

@@ -6,8 +6,8 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/ai/learn/td"
 	"github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/players/ai/learn/td"
 )
 
 // record is what one learning side keeps of a game: a prediction and its gradient at

@@ -7,8 +7,8 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/ai/search"
 )
 

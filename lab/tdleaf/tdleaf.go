@@ -10,8 +10,8 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/ai/learn/td"
 	"github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/players/ai/learn/td"
 )
 
 // Training modes.

@@ -14,8 +14,8 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/ai/learn/td"
 	"github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/players/ai/learn/td"
 )
 
 // openings3 returns the first n distinct 3-ply openings of checkers.

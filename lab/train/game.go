@@ -3,9 +3,9 @@ package train
 import (
 	"context"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/ai/learn/model"

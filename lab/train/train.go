@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/agents/learned"

@@ -14,9 +14,9 @@ import (
 	"github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/agents/heuristic"
 	"github.com/arenaref/arena/players/agents/learned"
+	_ "github.com/arenaref/arena/players/agents/random"
 	"github.com/arenaref/arena/players/ai/learn/features"
 	"github.com/arenaref/arena/players/ai/learn/model"
-	_ "github.com/arenaref/arena/players/agents/random"
 )
 
 var (

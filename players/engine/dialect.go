@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
-	"github.com/arenaref/arena/agent"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/protocol"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/testutil/proctag"

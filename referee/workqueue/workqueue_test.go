@@ -16,8 +16,8 @@ import (
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/players/player"
 	_ "github.com/arenaref/arena/players/agents/random"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 )

@@ -3,17 +3,17 @@ package experience
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/players/player/local"
 	_ "github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/players/player/local"
 	"github.com/arenaref/arena/protocol"
 )
 

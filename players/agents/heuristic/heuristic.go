@@ -3,12 +3,12 @@ package heuristic
 import (
 	"context"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"sync"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/protocol"

@@ -3,12 +3,12 @@ package heuristic_test
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/agents/heuristic"

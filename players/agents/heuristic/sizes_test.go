@@ -3,13 +3,13 @@ package heuristic_test
 import (
 	"context"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/agents/heuristic"

@@ -3,11 +3,11 @@ package ipdstrategies
 import (
 	"context"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"hash/fnv"
 	"math"
 	"strings"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/ipd"
 )

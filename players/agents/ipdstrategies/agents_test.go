@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"reflect"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/ipd"
 	pipd "github.com/arenaref/arena/players/agents/ipdstrategies"

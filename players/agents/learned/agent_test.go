@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	_ "github.com/arenaref/arena/games/ipd" // a game the agent must refuse
 	"github.com/arenaref/arena/games/othello"

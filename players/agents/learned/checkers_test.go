@@ -2,13 +2,13 @@ package learned_test
 
 import (
 	"context"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/players/agents/learned"

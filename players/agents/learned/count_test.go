@@ -9,11 +9,11 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/testutil/testgame"
-	"github.com/arenaref/arena/players/ai/boards"
-	"github.com/arenaref/arena/players/agents/learned"
-	"github.com/arenaref/arena/players/ai/learn/model"
 	"github.com/arenaref/arena/lab/train"
+	"github.com/arenaref/arena/players/agents/learned"
 	_ "github.com/arenaref/arena/players/agents/random"
+	"github.com/arenaref/arena/players/ai/boards"
+	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // This file teaches the learned player a game it does not know, internal/testutil/testgame's

@@ -3,12 +3,12 @@ package material_test
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"

@@ -3,12 +3,12 @@ package minimax
 import (
 	"context"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/player/local"
 	"github.com/arenaref/arena/players/agents/material"
+	"github.com/arenaref/arena/players/player/local"
 )
 
 // TestCheckersStrength is the in-process check of docs/strength.md's checkers figures:

@@ -2,17 +2,17 @@ package minimax
 
 import (
 	"context"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/checkers"
-	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/agents/material"
+	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/ai/search"
 	"github.com/arenaref/arena/protocol"
 )

@@ -11,8 +11,8 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/testutil/testgame"
-	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/agents/minimax"
+	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/ai/search"
 )
 

@@ -16,11 +16,10 @@ import (
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/internal/testutil/testgame"
+	_ "github.com/arenaref/arena/players/agents/random"
 	"github.com/arenaref/arena/players/ai/boards"
 	"github.com/arenaref/arena/players/ai/search"
 	"github.com/arenaref/arena/protocol"
-
-	_ "github.com/arenaref/arena/players/agents/random"
 )
 
 func TestMobilityMatchesMoveMask(t *testing.T) {

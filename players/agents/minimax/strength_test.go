@@ -3,11 +3,11 @@ package minimax
 import (
 	"bufio"
 	"fmt"
-	"github.com/arenaref/arena/agent"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/players/agents/heuristic"
 )

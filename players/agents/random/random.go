@@ -8,9 +8,10 @@ package random
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/arenaref/arena/agent"
 )
 
 // Name is the name the agent is registered under.

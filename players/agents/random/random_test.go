@@ -2,11 +2,11 @@ package random_test
 
 import (
 	"context"
-	"github.com/arenaref/arena/agent"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/agents/random"

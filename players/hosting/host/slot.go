@@ -14,9 +14,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/archive"
+	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -44,7 +44,7 @@ type slot struct {
 	// Owned by the slot's goroutine:
 	failed map[int]bool   // versions that failed here
 	states map[int]report // the state this host last gave each version
-	run    *running        // the player running, or nil
+	run    *running       // the player running, or nil
 }
 
 // offer hands the slot a new listing, replacing one it has not read yet.

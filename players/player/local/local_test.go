@@ -3,10 +3,10 @@ package local
 import (
 	"context"
 	"errors"
-	"github.com/arenaref/arena/agent"
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	_ "github.com/arenaref/arena/players/agents/heuristic"

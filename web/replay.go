@@ -6,11 +6,6 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/store"
-
-	// The games a recorded game can be: game.Lookup needs them registered.
-	_ "github.com/arenaref/arena/games/checkers"
-	_ "github.com/arenaref/arena/games/ipd"
-	_ "github.com/arenaref/arena/games/othello"
 )
 
 // replayed is the position text after every move of a game, so the browser can draw any

@@ -18,10 +18,9 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/organizer"
+	_ "github.com/arenaref/arena/players/agents/heuristic" // played by the tournaments below
+	_ "github.com/arenaref/arena/players/agents/minimax"   // played by the tournaments below
 	"github.com/arenaref/arena/players/player"
-	// The built-in agents the tournaments below play.
-	_ "github.com/arenaref/arena/players/agents/heuristic"
-	_ "github.com/arenaref/arena/players/agents/minimax"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"

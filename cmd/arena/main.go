@@ -47,18 +47,8 @@ import (
 	"strings"
 	"syscall"
 
-	_ "github.com/arenaref/arena/games/atarigo"
-	_ "github.com/arenaref/arena/games/checkers"
-	_ "github.com/arenaref/arena/games/ipd"
-	_ "github.com/arenaref/arena/games/othello"
-	_ "github.com/arenaref/arena/players/agents/experience"
-	_ "github.com/arenaref/arena/players/agents/heuristic"
-	_ "github.com/arenaref/arena/players/agents/ipdstrategies"
-	_ "github.com/arenaref/arena/players/agents/learned"
-	_ "github.com/arenaref/arena/players/agents/material"
-	_ "github.com/arenaref/arena/players/agents/minimax"
-	_ "github.com/arenaref/arena/players/agents/random"
-	_ "github.com/arenaref/arena/players/agents/widening"
+	_ "github.com/arenaref/arena/games/all"
+	_ "github.com/arenaref/arena/players/agents/all"
 )
 
 // version is the program's version, reported in hellos and by "arena version".

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -16,10 +15,8 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in
@@ -120,9 +117,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	bar := newTrainProgress(stderr, cfg.Games, t.State().Played)
 	bar.test = cfg.Test
-	recent := &window{size: 500}
+	recent := &train.Window{Size: 500}
 	err = t.Run(ctx, func(ev train.Event) {
-		recent.add(ev.Result)
+		recent.Add(ev.Result)
 		bar.update(ev, recent)
 		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
 			if err := t.SaveCheckpoint(ckpt); err != nil {
@@ -149,7 +146,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	st := t.State()
 	base := strings.TrimSuffix(*out, ".json")
-	if err := writeCurve(base, cfg, st); err != nil {
+	if err := t.WriteCurve(base); err != nil {
 		return err
 	}
 	_ = os.Remove(ckpt)
@@ -158,7 +155,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "trained %s on %s: %d games (%d wins, %d draws, %d losses) in %s, %.0f games/s\n",
 		cfg.Method, cfg.Game, st.Played, st.Wins, st.Draws, st.Losses,
 		humantime.Round(time.Duration(st.Seconds*float64(time.Second))), float64(st.Played)/max(st.Seconds, 1e-9))
-	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; over %s: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.label(st.Played), recent.rate())
+	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; over %s: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.Label(st.Played), recent.Rate())
 	if first := curve[0]; first.Games == 0 {
 		for _, sc := range train.Pooled(cfg.Test, first.Test) {
 			fmt.Fprintf(stdout, "test against %s before training: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
@@ -216,38 +213,6 @@ func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
 	return ops, nil
 }
 
-// window is the win rate of the last size games.
-type window struct {
-	size    int
-	results []int
-	wins    int
-}
-
-func (w *window) add(r int) {
-	w.results = append(w.results, r)
-	if r > 0 {
-		w.wins++
-	}
-	if len(w.results) > w.size {
-		if w.results[0] > 0 {
-			w.wins--
-		}
-		w.results = w.results[1:]
-	}
-}
-
-func (w *window) rate() float64 { return 100 * float64(w.wins) / float64(max(1, len(w.results))) }
-
-// label names the games the window holds, given how many the training has played in all:
-// "the last 500", or "all 300 games" when it holds every one (a run shorter than the window).
-// After a resume the window holds only the games played since.
-func (w *window) label(played int) string {
-	if len(w.results) == played {
-		return fmt.Sprintf("all %d games", played)
-	}
-	return fmt.Sprintf("the last %d", len(w.results))
-}
-
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.
 type trainProgress struct {
@@ -260,9 +225,9 @@ func newTrainProgress(stderr io.Writer, total, done int) *trainProgress {
 	return &trainProgress{w: stderr, bar: terminalBar(stderr, total, done, "training")}
 }
 
-func (p *trainProgress) update(ev train.Event, recent *window) {
+func (p *trainProgress) update(ev train.Event, recent *train.Window) {
 	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.rate(), len(recent.results)))
+		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.Rate(), recent.Len()))
 		_ = p.bar.Set(ev.Game)
 		return
 	}
@@ -292,50 +257,4 @@ func (p *trainProgress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
-}
-
-// writeCurve writes the learning curve as BASE.csv and BASE.svg.
-func writeCurve(base string, cfg train.Config, st train.State) error {
-	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		head := []string{"games", "wins", "draws", "losses", "win_rate"}
-		for _, o := range train.Pooled(cfg.Test, nil) {
-			head = append(head, "test_"+o.Opponent)
-		}
-		_ = cw.Write(head)
-		for _, p := range st.FullCurve() {
-			row := []string{strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), strconv.FormatFloat(p.WinRate(), 'f', 2, 64)}
-			for _, sc := range train.Pooled(cfg.Test, p.Test) {
-				row = append(row, strconv.FormatFloat(sc.Score(), 'f', 2, 64))
-			}
-			_ = cw.Write(row)
-		}
-		cw.Flush()
-		return cw.Error()
-	})
-	if err != nil {
-		return err
-	}
-	ch := plot.Chart{
-		Title:  fmt.Sprintf("%s on %s (seed %d)", cfg.Method, cfg.Game, cfg.Seed),
-		XLabel: "training games", YLabel: "%", YMin: 0, YMax: 100,
-	}
-	trainS := plot.Series{Name: fmt.Sprintf("training win rate (per %d games)", cfg.Every)}
-	pooled := train.Pooled(cfg.Test, nil)
-	tests := make([]plot.Series, len(pooled))
-	for i, o := range pooled {
-		tests[i].Name = "test score against " + o.Opponent
-	}
-	for _, p := range st.FullCurve() {
-		if p.Wins+p.Draws+p.Losses > 0 { // not the test before training
-			trainS.X, trainS.Y = append(trainS.X, float64(p.Games)), append(trainS.Y, p.WinRate())
-		}
-		for i, sc := range train.Pooled(cfg.Test, p.Test) {
-			if i < len(tests) {
-				tests[i].X, tests[i].Y = append(tests[i].X, float64(p.Games)), append(tests[i].Y, sc.Score())
-			}
-		}
-	}
-	ch.Series = append([]plot.Series{trainS}, tests...)
-	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 }

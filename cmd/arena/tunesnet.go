@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/train"
-	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // runTune searches for strategy network weights against the opponents (arena train
@@ -31,15 +27,7 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 		return err
 	}
 	cfg = res.Config
-	tr := model.Training{Method: train.MethodTune, Games: int(res.Games), Seed: cfg.Seed, Seat: cfg.Seat, Depth: cfg.Depth, Arena: version,
-		Note: fmt.Sprintf("cross-entropy method: %d generations of %d candidates, %d games each against each opponent", cfg.Generations, cfg.Population, cfg.Games)}
-	for _, o := range cfg.Opponents {
-		tr.Opponents = append(tr.Opponents, o.Name)
-	}
-	for _, sc := range res.Final {
-		tr.Wins, tr.Draws, tr.Losses = tr.Wins+sc.Wins, tr.Draws+sc.Draws, tr.Losses+sc.Losses
-	}
-	file, err := model.NewFile(cfg.Game, res.Weights, tr)
+	file, err := res.File(version)
 	if err != nil {
 		return err
 	}
@@ -47,28 +35,7 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 		return err
 	}
 	base := strings.TrimSuffix(out, ".json")
-	err = model.WriteAtomic(base+".csv", func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"generation", "games", "best", "elite_mean", "sigma_mean"})
-		for _, g := range res.Generations {
-			_ = cw.Write([]string{strconv.Itoa(g.N), strconv.FormatInt(g.GamesSoFar, 10), ff(g.Best), ff(g.EliteMean), ff(g.SigmaMean)})
-		}
-		cw.Flush()
-		return cw.Error()
-	})
-	if err != nil {
-		return err
-	}
-	best := plot.Series{Name: "best candidate"}
-	elite := plot.Series{Name: "elite mean"}
-	for _, g := range res.Generations {
-		best.X, best.Y = append(best.X, float64(g.N)), append(best.Y, g.Best)
-		elite.X, elite.Y = append(elite.X, float64(g.N)), append(elite.Y, g.EliteMean)
-	}
-	ch := plot.Chart{Title: fmt.Sprintf("tuning a strategy network on %s (seed %d)", cfg.Game, cfg.Seed),
-		XLabel: "generation", YLabel: fmt.Sprintf("score over %d games a candidate (%%)", cfg.Games*len(cfg.Opponents)), YMin: 0, YMax: 100,
-		Series: []plot.Series{best, elite}}
-	if err := model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
+	if err := res.WriteCurve(base); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "tuned a strategy network on %s: %d generations of %d candidates, %d games in %s\n",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
+	"github.com/arenaref/arena/lab/coevo"
 	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/organizer"
 )
@@ -102,16 +103,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--checkpoint-every must be at least 1")
 	}
 	ckpt := *out + ".ckpt"
-	var t *train.Trainer
-	if st, err := train.LoadCheckpoint(ckpt); err == nil && !*restart {
-		if t, err = train.Resume(cfg, st); err != nil {
-			return fmt.Errorf("%s: %w (use --restart to train from scratch)", ckpt, err)
-		}
-		fmt.Fprintf(stderr, "resuming from %s at game %d\n", ckpt, st.Played)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !*restart {
+	t, resumed, err := train.Open(cfg, ckpt, *restart)
+	if errors.As(err, new(*train.CheckpointError)) {
 		return fmt.Errorf("%w (use --restart to train from scratch)", err)
-	} else if t, err = train.New(cfg); err != nil {
+	} else if err != nil {
 		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+	}
+	if resumed {
+		fmt.Fprintf(stderr, "resuming from %s at game %d\n", ckpt, t.State().Played)
 	}
 	cfg = t.Config()
 
@@ -257,4 +256,96 @@ func (p *trainProgress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// runTune searches for strategy network weights against the opponents (arena train
+// --method tune) and writes the weights file, one CSV line per generation and a chart.
+func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stderr io.Writer) error {
+	bar := newTrainProgress(stderr, cfg.Generations, 0)
+	start := time.Now()
+	res, err := train.Tune(ctx, cfg, func(g train.TuneGeneration) {
+		bar.updateText(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
+	})
+	bar.finish()
+	if errors.Is(err, train.ErrConfig) {
+		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+	} else if err != nil {
+		return err
+	}
+	cfg = res.Config
+	file, err := res.File(version)
+	if err != nil {
+		return err
+	}
+	if err := file.Save(out); err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(out, ".json")
+	if err := res.WriteCurve(base); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "tuned a strategy network on %s: %d generations of %d candidates, %d games in %s\n",
+		cfg.Game, cfg.Generations, cfg.Population, res.Games, humantime.Round(time.Since(start)))
+	for _, sc := range res.Final {
+		fmt.Fprintf(stdout, "the weights against %s in %d fresh games: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Wins+sc.Draws+sc.Losses, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", out, base, base)
+	return nil
+}
+
+type coevoFlags struct {
+	game                          string
+	out                           string
+	seed                          uint64
+	generations, population, runs int
+}
+
+// runCoevo runs the co-evolution experiment of the strategy network paper on 4x4 Othello
+// (coevo.RunSeries) and writes the best second mover of the last run as the weights file,
+// one CSV line per generation and run, and a chart of the best fitness.
+func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error {
+	if f.game != coevo.GameSpec {
+		return usagef("--method coevo plays 4x4 Othello: --game othello:size=4")
+	}
+	if f.runs < 1 || f.generations < 1 || f.population < 2 {
+		return usagef("--runs and --generations must be at least 1, --population at least 2")
+	}
+	start := time.Now()
+	s, err := coevo.RunSeries(ctx, coevo.Config{Population: f.population, Generations: f.generations, Seed: f.seed}, f.runs, func(seed uint64, res coevo.Result) {
+		fmt.Fprintf(stdout, "seed %d: heuristic beaten at generation %s, exhaustive search at %s (%d generations)\n",
+			seed, gen(res.FirstBeatHS), gen(res.FirstBeatES), len(res.Generations))
+	})
+	if err != nil {
+		return err
+	}
+	meanHS, beatenHS, meanES, beatenES := s.FirstBeats()
+	fmt.Fprintf(stdout, "mean generation of the first win: heuristic %s (%d of %d runs), exhaustive search %s (%d of %d runs); %s\n",
+		mean(meanHS, beatenHS), beatenHS, f.runs, mean(meanES, beatenES), beatenES, f.runs, humantime.Round(time.Since(start)))
+	file, err := s.File()
+	if err != nil {
+		return err
+	}
+	if err := file.Save(f.out); err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(f.out, ".json")
+	if err := s.WriteCurves(base); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", f.out, base, base)
+	return nil
+}
+
+func gen(n int) string {
+	if n == 0 {
+		return "never"
+	}
+	return strconv.Itoa(n)
+}
+
+func mean(m float64, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(m, 'f', 1, 64)
 }

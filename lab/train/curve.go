@@ -2,8 +2,10 @@ package train
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/arenaref/arena/lab/plot"
@@ -137,4 +139,31 @@ func (r *TuneResult) WriteCurve(base string) error {
 		XLabel: "generation", YLabel: fmt.Sprintf("score over %d games a candidate (%%)", cfg.Games*len(cfg.Opponents)), YMin: 0, YMax: 100,
 		Series: []plot.Series{best, elite}}
 	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+}
+
+// CheckpointError is a checkpoint that Open found but cannot carry on from: unreadable,
+// or of another training.
+type CheckpointError struct{ Err error }
+
+func (e *CheckpointError) Error() string { return e.Err.Error() }
+func (e *CheckpointError) Unwrap() error { return e.Err }
+
+// Open returns a trainer for cfg: resumed from the checkpoint at path when there is one
+// (resumed is then true), or new when there is none or restart is set. A checkpoint that
+// cannot be resumed is a *CheckpointError; any other error is cfg's (ErrConfig).
+func Open(cfg Config, path string, restart bool) (t *Trainer, resumed bool, err error) {
+	if !restart {
+		st, err := LoadCheckpoint(path)
+		switch {
+		case err == nil:
+			if t, err = Resume(cfg, st); err != nil {
+				return nil, false, &CheckpointError{fmt.Errorf("%s: %w", path, err)}
+			}
+			return t, true, nil
+		case !errors.Is(err, os.ErrNotExist):
+			return nil, false, &CheckpointError{err}
+		}
+	}
+	t, err = New(cfg)
+	return t, false, err
 }

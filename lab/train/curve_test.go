@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -88,5 +89,65 @@ func TestTuneResultFiles(t *testing.T) {
 	}
 	if fi, err := os.Stat(base + ".svg"); err != nil || fi.Size() == 0 {
 		t.Errorf("chart: %v", err)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Game: "othello:size=4", Method: MethodTD, Games: 4, Seed: 1, Opponents: []Opponent{random}}
+	saved := filepath.Join(dir, "saved.ckpt")
+	tr, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_ = tr.Run(ctx, func(ev Event) {
+		if ev.Game == 2 {
+			cancel()
+		}
+	})
+	if err := tr.SaveCheckpoint(saved); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.ckpt")
+	if err := os.WriteFile(corrupt, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := cfg
+	other.Seed = 2
+	bad := cfg
+	bad.Method = "no-such-method"
+	tests := []struct {
+		name       string
+		cfg        Config
+		path       string
+		restart    bool
+		resumed    bool
+		played     int
+		checkpoint bool // a *CheckpointError
+		config     bool // an ErrConfig that is not a checkpoint's
+	}{
+		{"no checkpoint", cfg, filepath.Join(dir, "none.ckpt"), false, false, 0, false, false},
+		{"resumed", cfg, saved, false, true, 2, false, false},
+		{"restarted", cfg, saved, true, false, 0, false, false},
+		{"a corrupt checkpoint", cfg, corrupt, false, false, 0, true, false},
+		{"another training's checkpoint", other, saved, false, false, 0, true, false},
+		{"a bad config", bad, filepath.Join(dir, "none.ckpt"), false, false, 0, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, resumed, err := Open(tt.cfg, tt.path, tt.restart)
+			var ce *CheckpointError
+			switch {
+			case tt.checkpoint || tt.config:
+				if errors.As(err, &ce) != tt.checkpoint || !errors.Is(err, ErrConfig) && tt.config {
+					t.Errorf("got %v", err)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case resumed != tt.resumed || tr.State().Played != tt.played:
+				t.Errorf("resumed %v at game %d, want %v at %d", resumed, tr.State().Played, tt.resumed, tt.played)
+			}
+		})
 	}
 }

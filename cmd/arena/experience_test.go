@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/players/agents/experience"
 )
 
 // TestExperienceRunAndStats runs the experience player in process, checks what it
@@ -43,7 +45,7 @@ func TestExperienceRunAndStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stats: exit %d\n%s", code, stderr)
 	}
-	var doc statsDoc
+	var doc experience.Report
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestExperienceRunAndStats(t *testing.T) {
 	if code != 0 {
 		t.Fatal("stats after the tournament failed")
 	}
-	doc = statsDoc{}
+	doc = experience.Report{}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -96,31 +98,4 @@ func summaryBytes(t *testing.T, stdout string) int64 {
 		t.Fatal(err)
 	}
 	return n
-}
-
-func TestSummaryWindows(t *testing.T) {
-	rows := func(n int) []expRow {
-		r := make([]expRow, n)
-		for i := range r {
-			r[i] = expRow{margin: i + 1, hits: 1, moves: 2}
-		}
-		return r
-	}
-	tests := []struct {
-		name string
-		n    int
-		want string
-	}{
-		{"one game", 1, "all 1: mean margin +1.0, won 1, hit rate 50.0%"},
-		{"40 games: halves", 40, "first 20: mean margin +10.5, won 20, hit rate 50.0%; last 20: mean margin +30.5"},
-		{"99 games: halves", 99, "first 49: mean margin +25.0, won 49, hit rate 50.0%; last 49: mean margin +75.0"},
-		{"300 games: 50 each", 300, "first 50: mean margin +25.5, won 50, hit rate 50.0%; last 50: mean margin +275.5"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := summaryWindows(rows(tt.n), 50); !strings.HasPrefix(got, tt.want) {
-				t.Errorf("got %q, want it to begin %q", got, tt.want)
-			}
-		})
-	}
 }

@@ -2,24 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arenaref/arena/games/atarigo"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/lab/captureset"
-	"github.com/arenaref/arena/lab/gnugo"
 	"github.com/arenaref/arena/lab/solvetable"
 	"github.com/arenaref/arena/players/ai/widening"
 )
-
-// maxProblemBytes bounds a problem file read by arena solve.
-const maxProblemBytes = 1 << 20
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("solve", "--game capture FILE.sgf --target D4 [--strategy NAME] [--time 1s] | --problems FILE.tsv [--strategy all] [--time 1s,100ms] [--table reset,keep]", stderr)
@@ -60,15 +53,30 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if len(strategies) != 1 || len(times) != 1 || len(keeps) != 1 {
 				return usagef("--agree-out labels with one search: one --strategy, --time and --table")
 			}
-			return agreeSet(ctx, *problems, *agreeOut, widening.Options{Strategy: strategies[0], Time: times[0], MaxDepth: *maxDepth, KeepTable: keeps[0]}, args, stderr)
+			a, summary, err := solvetable.AgreeFile(ctx, *problems, *agreeOut, widening.Options{Strategy: strategies[0], Time: times[0], MaxDepth: *maxDepth, KeepTable: keeps[0]},
+				"arena solve "+strings.Join(args, " "))
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(stderr, summary)
+			fmt.Fprintf(stderr, "labelled in %s\n", humantime.Round(a.Elapsed))
+			return nil
 		}
 		return solveSet(ctx, *problems, solvetable.Config{Strategies: strategies, Limits: times, KeepTable: keeps, MaxDepth: *maxDepth}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		return usagef("want one problem file (SGF or the capture game's text form), got %d arguments", fs.NArg())
 	}
-	st, err := readProblem(fs.Arg(0), *target)
-	if err != nil {
+	st, err := solvetable.ReadProblem(fs.Arg(0), *target)
+	var te *solvetable.TargetError
+	switch {
+	case errors.Is(err, solvetable.ErrNoTarget):
+		return usagef("%s is SGF: say which string to capture with --target", fs.Arg(0))
+	case errors.As(err, &te) && te.Err == nil:
+		return usagef("--target %v", te)
+	case errors.As(err, &te):
+		return usagef("--target: %v", te)
+	case err != nil:
 		return err
 	}
 	p, err := widening.ProblemFromState(st)
@@ -81,55 +89,6 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprint(stdout, solvetable.Describe(st, strategies[0], res))
 	return nil
-}
-
-// readProblem reads a capture problem from an SGF file or from the capture game's text
-// form; target, when given, names the target string (and must agree with the text's).
-func readProblem(path, target string) (*atarigo.State, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxProblemBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxProblemBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a problem file", path, maxProblemBytes)
-	}
-	text := strings.TrimSpace(string(data))
-	if strings.HasPrefix(text, "(") {
-		if target == "" {
-			return nil, usagef("%s is SGF: say which string to capture with --target", path)
-		}
-		st, err := atarigo.ParseSGF(text, target)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return st, nil
-	}
-	if target != "" && !strings.Contains(text, "target=") {
-		text += " target=" + target
-	}
-	g, err := atarigo.NewCaptureGame(1, atarigo.DefaultSafe, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := g.Parse(text)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if target != "" {
-		p, err := atarigo.ParsePoint(target, st.Size())
-		if err != nil {
-			return nil, usagef("--target: %v", err)
-		}
-		if st.At(p) == atarigo.Empty || !solvetable.SameString(st, p, st.Target()) {
-			return nil, usagef("--target %s is not the string the position names (target=%s)", target, atarigo.PointString(st.Target(), st.Size()))
-		}
-	}
-	return st, nil
 }
 
 // parseList reads a flag's comma-separated values with parse. Several values, like
@@ -177,14 +136,9 @@ func parseTableMode(s string) (bool, error) {
 }
 
 func solveSet(ctx context.Context, path string, c solvetable.Config, stdout, stderr io.Writer) error {
-	f, err := os.Open(path)
+	ps, err := solvetable.ReadFile(path)
 	if err != nil {
 		return err
-	}
-	ps, err := solvetable.Read(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	start := time.Now()
 	rows, err := solvetable.Run(ctx, ps, c)
@@ -195,54 +149,5 @@ func solveSet(ctx context.Context, path string, c solvetable.Config, stdout, std
 		return err
 	}
 	fmt.Fprintf(stderr, "%d problems, %d runs in %s\n", len(ps), len(rows), humantime.Round(time.Since(start)))
-	return nil
-}
-
-// agreeSet labels the problems of path with our own search and writes those where it
-// agrees with GNU Go to out (solvetable.Agree).
-func agreeSet(ctx context.Context, path, out string, o widening.Options, args []string, stderr io.Writer) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	ps, err := solvetable.Read(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	engine, err := gnugo.Start(ctx, gnugo.Config{Level: captureset.DefaultReadLevel})
-	if err != nil {
-		return err
-	}
-	defer engine.Close()
-	a, err := solvetable.Agree(ctx, ps, o, captureset.NewVerifier(engine), nil)
-	if err != nil {
-		return err
-	}
-	var summary strings.Builder
-	a.Summary(&summary, len(ps))
-	header := []string{
-		"Capture problems of " + filepath.Base(path) + " on which our own deep search agrees with GNU Go's reading:",
-		"the side to move succeeds, and our search's move works by GNU Go's reading (level " + strconv.Itoa(captureset.DefaultReadLevel) + ").",
-		"Made by: arena solve " + strings.Join(args, " "),
-		"Deep search: strategy " + o.Strategy.String() + ", " + o.Time.String() + " a problem, table " + map[bool]string{false: "reset", true: "kept"}[o.KeepTable] + "; docs/widening.md.",
-		"Fields, tab-separated: id, position, gnugo_move, kind, source (as arena capture-problems writes them).",
-	}
-	for _, l := range strings.Split(strings.TrimSpace(summary.String()), "\n") {
-		header = append(header, l)
-	}
-	w, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := captureset.WriteProblems(w, header, a.Kept); err != nil {
-		w.Close()
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	fmt.Fprint(stderr, summary.String())
-	fmt.Fprintf(stderr, "labelled in %s\n", humantime.Round(a.Elapsed))
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -16,10 +15,9 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
-	"github.com/arenaref/arena/lab/plot"
+	"github.com/arenaref/arena/lab/coevo"
 	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in
@@ -105,24 +103,22 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--checkpoint-every must be at least 1")
 	}
 	ckpt := *out + ".ckpt"
-	var t *train.Trainer
-	if st, err := train.LoadCheckpoint(ckpt); err == nil && !*restart {
-		if t, err = train.Resume(cfg, st); err != nil {
-			return fmt.Errorf("%s: %w (use --restart to train from scratch)", ckpt, err)
-		}
-		fmt.Fprintf(stderr, "resuming from %s at game %d\n", ckpt, st.Played)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !*restart {
+	t, resumed, err := train.Open(cfg, ckpt, *restart)
+	if errors.As(err, new(*train.CheckpointError)) {
 		return fmt.Errorf("%w (use --restart to train from scratch)", err)
-	} else if t, err = train.New(cfg); err != nil {
+	} else if err != nil {
 		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+	}
+	if resumed {
+		fmt.Fprintf(stderr, "resuming from %s at game %d\n", ckpt, t.State().Played)
 	}
 	cfg = t.Config()
 
 	bar := newTrainProgress(stderr, cfg.Games, t.State().Played)
 	bar.test = cfg.Test
-	recent := &window{size: 500}
+	recent := &train.Window{Size: 500}
 	err = t.Run(ctx, func(ev train.Event) {
-		recent.add(ev.Result)
+		recent.Add(ev.Result)
 		bar.update(ev, recent)
 		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
 			if err := t.SaveCheckpoint(ckpt); err != nil {
@@ -149,7 +145,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	st := t.State()
 	base := strings.TrimSuffix(*out, ".json")
-	if err := writeCurve(base, cfg, st); err != nil {
+	if err := t.WriteCurve(base); err != nil {
 		return err
 	}
 	_ = os.Remove(ckpt)
@@ -158,7 +154,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "trained %s on %s: %d games (%d wins, %d draws, %d losses) in %s, %.0f games/s\n",
 		cfg.Method, cfg.Game, st.Played, st.Wins, st.Draws, st.Losses,
 		humantime.Round(time.Duration(st.Seconds*float64(time.Second))), float64(st.Played)/max(st.Seconds, 1e-9))
-	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; over %s: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.label(st.Played), recent.rate())
+	fmt.Fprintf(stdout, "win rate over the last %d games: %.1f%%; over %s: %.1f%%\n", last.Wins+last.Draws+last.Losses, last.WinRate(), recent.Label(st.Played), recent.Rate())
 	if first := curve[0]; first.Games == 0 {
 		for _, sc := range train.Pooled(cfg.Test, first.Test) {
 			fmt.Fprintf(stdout, "test against %s before training: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
@@ -216,38 +212,6 @@ func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
 	return ops, nil
 }
 
-// window is the win rate of the last size games.
-type window struct {
-	size    int
-	results []int
-	wins    int
-}
-
-func (w *window) add(r int) {
-	w.results = append(w.results, r)
-	if r > 0 {
-		w.wins++
-	}
-	if len(w.results) > w.size {
-		if w.results[0] > 0 {
-			w.wins--
-		}
-		w.results = w.results[1:]
-	}
-}
-
-func (w *window) rate() float64 { return 100 * float64(w.wins) / float64(max(1, len(w.results))) }
-
-// label names the games the window holds, given how many the training has played in all:
-// "the last 500", or "all 300 games" when it holds every one (a run shorter than the window).
-// After a resume the window holds only the games played since.
-func (w *window) label(played int) string {
-	if len(w.results) == played {
-		return fmt.Sprintf("all %d games", played)
-	}
-	return fmt.Sprintf("the last %d", len(w.results))
-}
-
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.
 type trainProgress struct {
@@ -260,9 +224,9 @@ func newTrainProgress(stderr io.Writer, total, done int) *trainProgress {
 	return &trainProgress{w: stderr, bar: terminalBar(stderr, total, done, "training")}
 }
 
-func (p *trainProgress) update(ev train.Event, recent *window) {
+func (p *trainProgress) update(ev train.Event, recent *train.Window) {
 	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.rate(), len(recent.results)))
+		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.Rate(), recent.Len()))
 		_ = p.bar.Set(ev.Game)
 		return
 	}
@@ -294,48 +258,94 @@ func (p *trainProgress) finish() {
 	}
 }
 
-// writeCurve writes the learning curve as BASE.csv and BASE.svg.
-func writeCurve(base string, cfg train.Config, st train.State) error {
-	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		head := []string{"games", "wins", "draws", "losses", "win_rate"}
-		for _, o := range train.Pooled(cfg.Test, nil) {
-			head = append(head, "test_"+o.Opponent)
-		}
-		_ = cw.Write(head)
-		for _, p := range st.FullCurve() {
-			row := []string{strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), strconv.FormatFloat(p.WinRate(), 'f', 2, 64)}
-			for _, sc := range train.Pooled(cfg.Test, p.Test) {
-				row = append(row, strconv.FormatFloat(sc.Score(), 'f', 2, 64))
-			}
-			_ = cw.Write(row)
-		}
-		cw.Flush()
-		return cw.Error()
+// runTune searches for strategy network weights against the opponents (arena train
+// --method tune) and writes the weights file, one CSV line per generation and a chart.
+func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stderr io.Writer) error {
+	bar := newTrainProgress(stderr, cfg.Generations, 0)
+	start := time.Now()
+	res, err := train.Tune(ctx, cfg, func(g train.TuneGeneration) {
+		bar.updateText(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
+	})
+	bar.finish()
+	if errors.Is(err, train.ErrConfig) {
+		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+	} else if err != nil {
+		return err
+	}
+	cfg = res.Config
+	file, err := res.File(version)
+	if err != nil {
+		return err
+	}
+	if err := file.Save(out); err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(out, ".json")
+	if err := res.WriteCurve(base); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "tuned a strategy network on %s: %d generations of %d candidates, %d games in %s\n",
+		cfg.Game, cfg.Generations, cfg.Population, res.Games, humantime.Round(time.Since(start)))
+	for _, sc := range res.Final {
+		fmt.Fprintf(stdout, "the weights against %s in %d fresh games: %.1f%% (%d-%d-%d)\n", sc.Opponent, sc.Wins+sc.Draws+sc.Losses, sc.Score(), sc.Wins, sc.Draws, sc.Losses)
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", out, base, base)
+	return nil
+}
+
+type coevoFlags struct {
+	game                          string
+	out                           string
+	seed                          uint64
+	generations, population, runs int
+}
+
+// runCoevo runs the co-evolution experiment of the strategy network paper on 4x4 Othello
+// (coevo.RunSeries) and writes the best second mover of the last run as the weights file,
+// one CSV line per generation and run, and a chart of the best fitness.
+func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error {
+	if f.game != coevo.GameSpec {
+		return usagef("--method coevo plays 4x4 Othello: --game othello:size=4")
+	}
+	if f.runs < 1 || f.generations < 1 || f.population < 2 {
+		return usagef("--runs and --generations must be at least 1, --population at least 2")
+	}
+	start := time.Now()
+	s, err := coevo.RunSeries(ctx, coevo.Config{Population: f.population, Generations: f.generations, Seed: f.seed}, f.runs, func(seed uint64, res coevo.Result) {
+		fmt.Fprintf(stdout, "seed %d: heuristic beaten at generation %s, exhaustive search at %s (%d generations)\n",
+			seed, gen(res.FirstBeatHS), gen(res.FirstBeatES), len(res.Generations))
 	})
 	if err != nil {
 		return err
 	}
-	ch := plot.Chart{
-		Title:  fmt.Sprintf("%s on %s (seed %d)", cfg.Method, cfg.Game, cfg.Seed),
-		XLabel: "training games", YLabel: "%", YMin: 0, YMax: 100,
+	meanHS, beatenHS, meanES, beatenES := s.FirstBeats()
+	fmt.Fprintf(stdout, "mean generation of the first win: heuristic %s (%d of %d runs), exhaustive search %s (%d of %d runs); %s\n",
+		mean(meanHS, beatenHS), beatenHS, f.runs, mean(meanES, beatenES), beatenES, f.runs, humantime.Round(time.Since(start)))
+	file, err := s.File()
+	if err != nil {
+		return err
 	}
-	trainS := plot.Series{Name: fmt.Sprintf("training win rate (per %d games)", cfg.Every)}
-	pooled := train.Pooled(cfg.Test, nil)
-	tests := make([]plot.Series, len(pooled))
-	for i, o := range pooled {
-		tests[i].Name = "test score against " + o.Opponent
+	if err := file.Save(f.out); err != nil {
+		return err
 	}
-	for _, p := range st.FullCurve() {
-		if p.Wins+p.Draws+p.Losses > 0 { // not the test before training
-			trainS.X, trainS.Y = append(trainS.X, float64(p.Games)), append(trainS.Y, p.WinRate())
-		}
-		for i, sc := range train.Pooled(cfg.Test, p.Test) {
-			if i < len(tests) {
-				tests[i].X, tests[i].Y = append(tests[i].X, float64(p.Games)), append(tests[i].Y, sc.Score())
-			}
-		}
+	base := strings.TrimSuffix(f.out, ".json")
+	if err := s.WriteCurves(base); err != nil {
+		return err
 	}
-	ch.Series = append([]plot.Series{trainS}, tests...)
-	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", f.out, base, base)
+	return nil
+}
+
+func gen(n int) string {
+	if n == 0 {
+		return "never"
+	}
+	return strconv.Itoa(n)
+}
+
+func mean(m float64, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(m, 'f', 1, 64)
 }

@@ -74,15 +74,9 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 		cfg.TableMB = -1
 	}
 	if *initFile != "" {
-		f, err := minimax.LoadCheckersFile(*initFile)
-		if err != nil {
+		if cfg.Init, err = tdleaf.LoadWeights(*initFile); err != nil {
 			return usagef("--init: %v", err)
 		}
-		e, err := f.Eval()
-		if err != nil {
-			return usagef("--init: %v", err)
-		}
-		cfg.Init = e.Weights()
 	}
 	pass := len(ops)
 	if cfg.Mode == tdleaf.ModeTeacher {
@@ -108,17 +102,7 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 		curve.Add(ev)
 		if len(curve.Points) > n {
 			p := curve.Points[n]
-			line := fmt.Sprintf("game %d (%s)", p.Game, humantime.Round(time.Since(start)))
-			if p.Train.Games() > 0 {
-				line += fmt.Sprintf(": training %.1f%% (+%d =%d -%d)", p.Train.Percent(), p.Train.Wins, p.Train.Draws, p.Train.Losses)
-			}
-			if p.Test != nil {
-				line += fmt.Sprintf(", test %.1f%% (+%d =%d -%d)", p.Test.Percent(), p.Test.Wins, p.Test.Draws, p.Test.Losses)
-			}
-			if p.Learned+p.Cut > 0 {
-				line += fmt.Sprintf(", %d turns learned from, %.1f%% cut short", p.Learned, 100*float64(p.Cut)/float64(p.Learned+p.Cut))
-			}
-			fmt.Fprintln(stderr, line)
+			fmt.Fprintf(stderr, "game %d (%s)%s\n", p.Game, humantime.Round(time.Since(start)), p.Describe())
 		}
 	})
 	if err != nil {

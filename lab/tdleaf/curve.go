@@ -26,6 +26,37 @@ type Point struct {
 	Weights []float64
 }
 
+// Describe says what the point holds, as the progress lines of arena tune-checkers train
+// show it after the game number: the training score, the test score and the turns
+// learned from, each when there is one.
+func (p Point) Describe() string {
+	var s string
+	if p.Train.Games() > 0 {
+		s += fmt.Sprintf(": training %.1f%% (+%d =%d -%d)", p.Train.Percent(), p.Train.Wins, p.Train.Draws, p.Train.Losses)
+	}
+	if p.Test != nil {
+		s += fmt.Sprintf(", test %.1f%% (+%d =%d -%d)", p.Test.Percent(), p.Test.Wins, p.Test.Draws, p.Test.Losses)
+	}
+	if p.Learned+p.Cut > 0 {
+		s += fmt.Sprintf(", %d turns learned from, %.1f%% cut short", p.Learned, 100*float64(p.Cut)/float64(p.Learned+p.Cut))
+	}
+	return s
+}
+
+// LoadWeights reads the learnable weights of a checkers weights file of minimax, to
+// start a training from (Config.Init).
+func LoadWeights(path string) ([]float64, error) {
+	f, err := minimax.LoadCheckersFile(path)
+	if err != nil {
+		return nil, err
+	}
+	e, err := f.Eval()
+	if err != nil {
+		return nil, err
+	}
+	return e.Weights(), nil
+}
+
 // Curve collects training events into a learning curve: a point every Every games,
 // at every test pass, and at the last game.
 type Curve struct {

@@ -124,7 +124,7 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 type ProgressFunc func(done, total int, res referee.Result)
 
 // Run plays the games of tournament id that are not recorded yet: those of its schedule,
-// then those its format pairs from the results (tournament.Format.Next), or, for a format
+// or those its format pairs from the results (tournament.Format.Next), or, for a format
 // with a runner of its own (the ladder), whatever that runner plays. drain, when closed,
 // stops new games from starting while the running ones finish and are recorded. Run
 // leaves the tournament's status to the caller, which knows why it stopped.
@@ -163,7 +163,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	schedule := pairingsOf(t.Schedule)
 	var more []tournament.Pairing // games paired from the results
 	if len(todo) == 0 {
-		if more, err = d.nextPairings(ctx, f, s, id); err != nil || len(more) == 0 {
+		if more, err = d.nextPairings(ctx, f, s, t); err != nil || len(more) == 0 {
 			return err
 		}
 	}
@@ -212,7 +212,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		if err := play(schedule, func(index int) bool { return !todo[index] }); err != nil {
 			return err
 		}
-		if more, err = d.nextPairings(ctx, f, s, id); err != nil {
+		if more, err = d.nextPairings(ctx, f, s, t); err != nil {
 			return err
 		}
 	}
@@ -222,7 +222,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		if err := play(more, nil); err != nil {
 			return err
 		}
-		if more, err = d.nextPairings(ctx, f, s, id); err != nil {
+		if more, err = d.nextPairings(ctx, f, s, t); err != nil {
 			return err
 		}
 	}
@@ -241,7 +241,8 @@ func pairingsOf(schedule []store.ScheduledGame) []tournament.Pairing {
 // nextPairings asks format f for the games tournament id plays next, given the games it
 // has recorded, and checks that none of them is recorded already (a format that paired
 // them again would never end).
-func (d *Director) nextPairings(ctx context.Context, f tournament.Format, s Spec, id int64) ([]tournament.Pairing, error) {
+func (d *Director) nextPairings(ctx context.Context, f tournament.Format, s Spec, t store.Tournament) ([]tournament.Pairing, error) {
+	id := t.ID
 	sums, err := d.db.GameSummaries(ctx, id)
 	if err != nil {
 		return nil, err
@@ -255,6 +256,10 @@ func (d *Director) nextPairings(ctx context.Context, f tournament.Format, s Spec
 	next, err := f.Next(s.settings(nil), played)
 	if err != nil {
 		return nil, fmt.Errorf("tournament %d: %s: %w", id, f.Name(), err)
+	}
+	if len(next) > 0 && len(t.Schedule) > 0 {
+		// The store files the games of a tournament with a schedule under it.
+		return nil, fmt.Errorf("tournament %d: format %s pairs games from results besides its schedule", id, f.Name())
 	}
 	for _, p := range next {
 		if p.Index < 1 || seen[p.Index] {

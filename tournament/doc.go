@@ -6,8 +6,8 @@
 // # Formats
 //
 // A Format has a name (the format key of a tournament file), checks the settings it reads
-// (Settings, the format's part of organizer.Spec), and produces pairings two ways:
-// Schedule, the games fixed when the event is created and stored with it, and Next, the
+// (Settings, the format's part of organizer.Spec), and produces pairings one of two ways:
+// Schedule, the games fixed when the event is created and stored with it, or Next, the
 // games that depend on the results of those before them. Rank, when it has an order of
 // its own, ranks the standings. Formats register by name (Register, in an init function)
 // and are found by it (Lookup, Names).
@@ -37,8 +37,7 @@
 //	func init() { Register(swiss{}) }
 //
 // organizer then creates, runs, resumes and ranks it like any other: Director.Run plays
-// the schedule and then whatever Next pairs, round after round, until Next returns
-// nothing. Next must depend only on the settings and the games played, since a resumed
+// whatever Next pairs, round after round, until Next returns nothing. Next must depend only on the settings and the games played, since a resumed
 // event asks it again. A format that reads a setting of its own adds it to Settings and
 // to organizer.Spec (a key of the tournament file).
 package tournament

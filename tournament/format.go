@@ -12,10 +12,11 @@ import (
 // games played so far, and knows nothing of the bus, the referee or the store, which the
 // application (organizer) brings.
 //
-// Pairings come two ways, and a format may use both. Schedule gives the games fixed when
-// the event is created, which are stored with it (round robin, gauntlet). Next gives the
-// games that depend on results, once the games before them have ended (a Swiss system);
-// the event ends when the schedule is played and Next has nothing more.
+// Pairings come one of two ways. Schedule gives the games fixed when the event is
+// created, which are stored with it, and the event ends when they are played (round
+// robin, gauntlet). Next gives games that depend on results, once the games before them
+// have ended, and the event ends when it has nothing more (a Swiss system). A format uses
+// one or the other: the store files the games of an event with a schedule under it.
 type Format interface {
 	// Name is the format's name in tournament files ("round-robin").
 	Name() string
@@ -25,14 +26,13 @@ type Format interface {
 	// it refuses. Errors name the setting, as "seeds: a gauntlet needs at least one seed".
 	Check(s Settings) error
 	// Schedule returns the games fixed when the event is created, in the order of play,
-	// with Index from 1. A format whose games all depend on results returns none.
+	// with Index from 1. A format whose games depend on results returns none.
 	Schedule(s Settings) ([]Pairing, error)
-	// Next returns the games still to play once the games in played have ended (the
-	// scheduled ones among them): when played ends a round, the next round's; when a round
-	// is in progress (an event resumed after a stop), the rest of it, with the Index it had.
-	// Indices follow every index of the schedule and of played. It depends only on s and
-	// played, so that a resumed event pairs as the stopped one would have. None: the event
-	// is over.
+	// Next returns the games still to play once the games in played have ended: when
+	// played ends a round, the next round's; when a round is in progress (an event resumed
+	// after a stop), the rest of it, with the Index it had. Indices are positive and new.
+	// It depends only on s and played, so that a resumed event pairs as the stopped one
+	// would have. None: the event is over. A format with a schedule returns none.
 	Next(s Settings, played []Game) ([]Pairing, error)
 	// Rank orders the players for the standings, best first, from the games played; nil
 	// keeps the arena's own order (the maximum-likelihood rating of the whole event, or the

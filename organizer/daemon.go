@@ -158,14 +158,8 @@ func (dm *Daemon) Status(ctx context.Context, req protocol.APIRequest) protocol.
 	reply := protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK}
 	for _, t := range list {
 		ts := TournamentStatus(t)
-		if req.Tournament != 0 && t.Format == FormatLadder {
-			b, err := LadderBoard(ctx, dm.db, t.ID)
-			if err != nil {
-				return protocol.APIError(protocol.APIInternal, "%v", err)
-			}
-			ts.Rows = b.StandingsRows()
-		} else if req.Tournament != 0 {
-			rows, err := dm.d.Standings(ctx, t.ID)
+		if req.Tournament != 0 {
+			rows, err := EventStandings(ctx, dm.db, t)
 			if err != nil {
 				return protocol.APIError(protocol.APIInternal, "%v", err)
 			}

@@ -2,7 +2,6 @@ package organizer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -24,17 +23,18 @@ import (
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/tournament"
 )
 
 // Director creates and plays tournaments: it stores a checked Spec with its schedule,
 // plays the games still missing through the referee, and records every result with its Elo
 // changes as the game ends. The tournament command and the referee daemon share it.
 type Director struct {
-	db    store.Store
-	ref   *referee.Referee
-	pool  *builtinPool
-	queue *workqueue.Owner
-	log   zerolog.Logger
+	db   store.Store
+	ref  *referee.Referee
+	pool *builtinPool
+	exec Executor
+	log  zerolog.Logger
 
 	// eloMu guards elo, the current rating of every player by game, which several
 	// tournaments of one daemon update in turn. It mirrors the store: loaded from it, and
@@ -52,17 +52,26 @@ type Config struct {
 	NATSURL     string
 	NATSOptions []nats.Option
 	Version     string // what built-in players report in their hellos
-	// Queue, when not nil, is the work queue of referee workers: the Director puts its
-	// games there and records the outcomes, instead of playing them on Referee.
-	Queue *workqueue.Owner
-	Log   zerolog.Logger
+	// Executor plays the games; nil means on Referee (RefereeExecutor), or on Queue's
+	// referee workers (QueueExecutor) when Queue is set.
+	Executor Executor
+	Queue    *workqueue.Owner
+	Log      zerolog.Logger
 }
 
 // New returns a Director over cfg's store and referee. Close stops the built-in players it
 // started.
 func New(cfg Config) *Director {
+	exec := cfg.Executor
+	switch {
+	case exec != nil:
+	case cfg.Queue != nil:
+		exec = QueueExecutor(cfg.Queue, cfg.Log)
+	default:
+		exec = RefereeExecutor(cfg.Referee)
+	}
 	return &Director{
-		db: cfg.Store, ref: cfg.Referee, queue: cfg.Queue, log: cfg.Log, elo: map[string]map[string]float64{},
+		db: cfg.Store, ref: cfg.Referee, exec: exec, log: cfg.Log, elo: map[string]map[string]float64{},
 		pool: newBuiltinPool(cfg.NATSURL, cfg.NATSOptions, cfg.Version, cfg.Log),
 	}
 }
@@ -76,11 +85,9 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & math.MaxInt32
 	}
-	if s.Format == FormatLadder {
-		if rel, err := time.ParseDuration(s.Deadline); err == nil {
-			s.Deadline = time.Now().Add(rel).UTC().Format(time.RFC3339Nano)
-		}
-		s.ladderDefaults()
+	r, ownRunner := runners[s.Format]
+	if ownRunner {
+		s = r.prepare(s)
 	}
 	p, err := s.Compile(openingsText, external)
 	if err != nil {
@@ -90,12 +97,12 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if err != nil {
 		return 0, 0, err
 	}
-	ensure := s.Players
-	if s.Format == FormatLadder {
-		ensure = append(slices.Clone(s.Players), s.ValidationOpponent)
+	ensure := p.Spec.Players
+	if ownRunner {
+		ensure = r.players(p.Spec)
 	}
 	for _, n := range ensure {
-		as, _ := s.Builtin(n)
+		as, _ := p.Spec.Builtin(n)
 		if err := d.db.EnsurePlayer(ctx, store.Player{Name: n, Agent: as.Agent}); err != nil {
 			return 0, 0, err
 		}
@@ -104,12 +111,8 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if err != nil {
 		return 0, 0, err
 	}
-	if s.Format == FormatLadder {
-		data, err := json.Marshal(ladderData{Openings: p.openings})
-		if err != nil {
-			return 0, 0, err
-		}
-		if err := d.db.SetLadderState(ctx, store.LadderState{Tournament: id, Phase: store.LadderOpen, Data: data}); err != nil {
+	if ownRunner {
+		if err := r.created(ctx, d.db, id, p); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -120,9 +123,11 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 // recorded now, out of how many.
 type ProgressFunc func(done, total int, res referee.Result)
 
-// Run plays the games of tournament id that are not recorded yet. drain, when closed, stops
-// new games from starting while the running ones finish and are recorded. Run leaves the
-// tournament's status to the caller, which knows why it stopped.
+// Run plays the games of tournament id that are not recorded yet: those of its schedule,
+// or those its format pairs from the results (tournament.Format.Next), or, for a format
+// with a runner of its own (the ladder), whatever that runner plays. drain, when closed,
+// stops new games from starting while the running ones finish and are recorded. Run
+// leaves the tournament's status to the caller, which knows why it stopped.
 func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, progress ProgressFunc) error {
 	t, err := d.db.Tournament(ctx, id)
 	if err != nil {
@@ -132,8 +137,12 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	if err != nil {
 		return err
 	}
-	if t.Format == FormatLadder {
-		return d.runLadder(ctx, t, s, drain, progress)
+	if r, ok := runners[t.Format]; ok {
+		return r.run(ctx, d, t, s, drain, progress)
+	}
+	f, err := tournament.Lookup(t.Format)
+	if err != nil {
+		return fmt.Errorf("tournament %d: %w", id, err)
 	}
 	g, err := game.Lookup(s.Game)
 	if err != nil {
@@ -151,12 +160,12 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	for _, sg := range pending {
 		todo[sg.Index] = true
 	}
-	schedule := make([]referee.Pairing, len(t.Schedule))
-	for i, sg := range t.Schedule {
-		schedule[i] = referee.Pairing{Index: sg.Index, Round: sg.Round, Players: sg.Players, Opening: sg.Opening, OpeningIndex: sg.OpeningIndex}
-	}
+	schedule := pairingsOf(t.Schedule)
+	var more []tournament.Pairing // games paired from the results
 	if len(todo) == 0 {
-		return nil
+		if more, err = d.nextPairings(ctx, f, s, t); err != nil || len(more) == 0 {
+			return err
+		}
 	}
 	if err := d.db.SetTournamentStatus(ctx, id, store.StatusRunning); err != nil {
 		return err
@@ -174,24 +183,91 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 			}
 		}
 	}
+	games, err := d.exec.Open(refereeID(id))
+	if err != nil {
+		return err
+	}
+	defer games.Close()
 
-	done := len(t.Schedule) - len(todo)
+	done, total := len(t.Schedule)-len(todo), len(t.Schedule)
 	elo := ratings.Elo{K: s.EloK, Initial: ratings.DefaultInitial}
-	onResult := func(ctx context.Context, p referee.Pairing, res referee.Result) error {
+	onResult := func(ctx context.Context, p tournament.Pairing, res referee.Result) error {
 		if err := d.record(ctx, id, g.Name(), elo, p, res, nil); err != nil {
 			return err
 		}
 		done++
 		if progress != nil {
-			progress(done, len(t.Schedule), res)
+			progress(done, total, res)
 		}
 		return nil
 	}
-	return d.runSchedule(ctx, referee.Tournament{
-		ID: refereeID(id), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
-		Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
-		Skip: func(index int) bool { return !todo[index] },
-	}, nil, nil, onResult)
+	play := func(schedule []tournament.Pairing, skip func(int) bool) error {
+		return games.Play(ctx, referee.Tournament{
+			ID: refereeID(id), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
+			Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
+			Skip: skip,
+		}, onResult, nil)
+	}
+	if len(todo) > 0 {
+		if err := play(schedule, func(index int) bool { return !todo[index] }); err != nil {
+			return err
+		}
+		if more, err = d.nextPairings(ctx, f, s, t); err != nil {
+			return err
+		}
+	}
+	// A format that pairs from results plays round after round; the total grows with them.
+	for len(more) > 0 {
+		total = 0
+		if err := play(more, nil); err != nil {
+			return err
+		}
+		if more, err = d.nextPairings(ctx, f, s, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pairingsOf is a stored schedule as pairings.
+func pairingsOf(schedule []store.ScheduledGame) []tournament.Pairing {
+	out := make([]tournament.Pairing, len(schedule))
+	for i, sg := range schedule {
+		out[i] = tournament.Pairing{Index: sg.Index, Round: sg.Round, Players: sg.Players, Opening: sg.Opening, OpeningIndex: sg.OpeningIndex}
+	}
+	return out
+}
+
+// nextPairings asks format f for the games tournament id plays next, given the games it
+// has recorded, and checks that none of them is recorded already (a format that paired
+// them again would never end).
+func (d *Director) nextPairings(ctx context.Context, f tournament.Format, s Spec, t store.Tournament) ([]tournament.Pairing, error) {
+	id := t.ID
+	sums, err := d.db.GameSummaries(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	played := make([]tournament.Game, len(sums))
+	seen := make(map[int]bool, len(sums))
+	for i, g := range sums {
+		played[i] = tournament.Game{Index: g.Index, Round: g.Round, Players: g.Players, Scores: g.Scores}
+		seen[g.Index] = true
+	}
+	next, err := f.Next(s.settings(nil), played)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %d: %s: %w", id, f.Name(), err)
+	}
+	if len(next) > 0 && len(t.Schedule) > 0 {
+		// The store files the games of a tournament with a schedule under it.
+		return nil, fmt.Errorf("tournament %d: format %s pairs games from results besides its schedule", id, f.Name())
+	}
+	for _, p := range next {
+		if p.Index < 1 || seen[p.Index] {
+			return nil, fmt.Errorf("tournament %d: %s paired game %d, which is played already or has no index", id, f.Name(), p.Index)
+		}
+		seen[p.Index] = true
+	}
+	return next, nil
 }
 
 // refereeID is tournament id's name on the referee and the bus: game ids are
@@ -223,7 +299,7 @@ func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (r
 
 // record commits one game with its Elo changes (and its ladder tag, if any), then updates
 // the ratings in memory.
-func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p referee.Pairing, res referee.Result, tag *store.LadderTag) error {
+func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p tournament.Pairing, res referee.Result, tag *store.LadderTag) error {
 	d.eloMu.Lock()
 	defer d.eloMu.Unlock()
 	current, err := d.ratingsOf(ctx, gameName)
@@ -350,7 +426,43 @@ func StandingsOf(ctx context.Context, st store.Store, t store.Tournament, sums [
 			rows[i].Rank = i + 1
 		}
 	}
+	rankByFormat(t, games, rows)
 	return rows, nil
+}
+
+// rankByFormat reorders rows as t's format ranks its players (tournament.Format.Rank),
+// when it has an order of its own; players it leaves out follow in the order they had.
+func rankByFormat(t store.Tournament, games []store.Game, rows []protocol.StandingsRow) {
+	f, err := tournament.Lookup(t.Format)
+	if err != nil {
+		return
+	}
+	s, err := StoredSpec(t)
+	if err != nil {
+		return
+	}
+	played := make([]tournament.Game, len(games))
+	for i, g := range games {
+		played[i] = tournament.Game{Index: g.Index, Round: g.Round, Players: g.Players, Scores: g.Scores}
+	}
+	order := f.Rank(s.settings(nil), played)
+	if order == nil {
+		return
+	}
+	place := make(map[string]int, len(order))
+	for i, p := range order {
+		place[p] = i
+	}
+	at := func(r protocol.StandingsRow) int {
+		if i, ok := place[r.Player]; ok {
+			return i
+		}
+		return len(order)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return at(rows[i]) < at(rows[j]) })
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
 }
 
 // Endings tallies how each player's games ended, every fault against the player at fault.
@@ -377,7 +489,7 @@ func PayoffTotals(games []store.Game) map[string]float64 {
 }
 
 // gameRecord is the stored form of a played game.
-func gameRecord(tid int64, p referee.Pairing, res referee.Result) store.Game {
+func gameRecord(tid int64, p tournament.Pairing, res referee.Result) store.Game {
 	moves := make([]store.Move, len(res.Moves))
 	for i, m := range res.Moves {
 		moves[i] = store.Move{Ply: m.Ply, Seat: m.Seat, Move: m.Move, Elapsed: m.Elapsed}

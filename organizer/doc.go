@@ -3,10 +3,14 @@
 // rating tables. The command line, the referee daemon and the web view share it.
 //
 // A tournament starts as a Spec (from a TOML file, ParseSpecFile, or from flags), which
-// Spec.Compile checks and turns into a Plan with its whole schedule. A Director stores
-// the plan (Create), plays the games still missing through the referee, with built-in
-// agents started as players of their own on the bus (Run, also after a restart), and
-// records each game with its Elo changes as it ends. Standings and RateGames read the
+// Spec.Compile checks, with its format (package tournament), and turns into a Plan with
+// its schedule. A Director stores the plan (Create), plays the games still missing, with
+// built-in agents started as players of their own on the bus (Run, also after a
+// restart): the schedule's, or those the format pairs from results; and it records
+// each game with its Elo changes as it ends. The ladder, whose pairings depend on who is
+// present, has a runner of its own here, registered by its format's name. The Director
+// plays games through one Executor, chosen when it is made: its own referee
+// (RefereeExecutor) or the referee workers of a work queue (QueueExecutor). Standings and RateGames read the
 // recorded games back. A Daemon plays tournaments in the background for the long-running
 // referee and answers its API (create, status, cancel, players) in protocol terms.
 // Engines answers the subjects of submitted engines for the same daemon: it checks and

@@ -10,96 +10,76 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
-	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/tournament"
 )
 
-// Ladder defaults, for the settings a ladder file leaves out.
+// Ladder defaults, for the settings a ladder file leaves out (see tournament).
 const (
-	DefaultValidationGames    = 2
-	DefaultValidationOpponent = "random"
-	DefaultFinalTop           = 8
-	DefaultFinalRounds        = 2
+	DefaultValidationGames    = tournament.DefaultValidationGames
+	DefaultValidationOpponent = tournament.DefaultValidationOpponent
+	DefaultFinalTop           = tournament.DefaultFinalTop
+	DefaultFinalRounds        = tournament.DefaultFinalRounds
 )
 
 // ladderTick is how often a ladder looks for players that arrived or left between games.
 const ladderTick = 250 * time.Millisecond
 
-// failsValidation reports whether a fault of an entry's own in a validation game fails
-// the entry: the engine is broken (it sent garbage, an illegal move, crashed, or did not
-// answer in time). A player that went away (disconnected, absent) is not failed; its
-// validation goes on when it is back.
-func failsValidation(reason string) bool {
-	switch reason {
-	case protocol.ReasonProtocol, protocol.ReasonIllegalMove, protocol.ReasonCrashed, protocol.ReasonTimeForfeit:
-		return true
-	}
-	return false
-}
+func init() { runners[FormatLadder] = ladderRunner{} }
+
+// ladderRunner plays ladders: format tournament.Ladder pairs from who is present as well
+// as from results, with entries that come and go, so the application runs it itself.
+type ladderRunner struct{}
 
 // LadderDeadline is the ladder's deadline. Create turns a relative deadline ("90m") into
 // an absolute one, so a stored ladder always has a time.
-func (s Spec) LadderDeadline() (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, s.Deadline)
+func (s Spec) LadderDeadline() (time.Time, error) { return tournament.ParseDeadline(s.Deadline) }
+
+func (ladderRunner) prepare(s Spec) Spec {
+	s.Deadline = tournament.AbsoluteDeadline(s.Deadline, time.Now())
+	return s
+}
+
+// players are the entrants the file names and the validation opponent.
+func (ladderRunner) players(s Spec) []string {
+	return append(slices.Clone(s.Players), s.ValidationOpponent)
+}
+
+// created stores the ladder's state: the open phase, with the opening lines of its final.
+func (ladderRunner) created(ctx context.Context, db store.Store, id int64, p Plan) error {
+	data, err := json.Marshal(ladderData{Openings: p.openings})
 	if err != nil {
-		return time.Time{}, fmt.Errorf("deadline: %q is not a time such as 2026-12-18T17:00:00Z", s.Deadline)
+		return err
 	}
-	return t, nil
+	return db.SetLadderState(ctx, store.LadderState{Tournament: id, Phase: store.LadderOpen, Data: data})
 }
 
-// ladderDefaults fills in the ladder settings left out.
-func (s *Spec) ladderDefaults() {
-	if s.ValidationGames == 0 {
-		s.ValidationGames = DefaultValidationGames
+func (ladderRunner) standings(ctx context.Context, st store.Store, id int64) ([]protocol.StandingsRow, error) {
+	b, err := LadderBoard(ctx, st, id)
+	if err != nil {
+		return nil, err
 	}
-	if s.ValidationOpponent == "" {
-		s.ValidationOpponent = DefaultValidationOpponent
-	}
-	if s.FinalTop == 0 {
-		s.FinalTop = DefaultFinalTop
-	}
-	if s.FinalRounds == 0 {
-		s.FinalRounds = DefaultFinalRounds
-	}
+	return b.StandingsRows(), nil
 }
 
-// compileLadder checks a ladder: its players are the roster (empty: anyone who plays the
-// game may enter), built-in agents among them play as entrants; the validation opponent
-// is a built-in agent outside the roster.
-func (s Spec) compileLadder(g game.Game, openingsText string, external bool) (Plan, error) {
-	s.ladderDefaults()
-	if s.Deadline == "" {
-		return Plan{}, fmt.Errorf("deadline: a ladder needs one: a time (2026-12-18T17:00:00Z) or a duration from its start (90m)")
-	}
-	if _, err := time.ParseDuration(s.Deadline); err != nil {
-		if _, err := s.LadderDeadline(); err != nil {
-			return Plan{}, fmt.Errorf("deadline: %q is neither a time such as 2026-12-18T17:00:00Z nor a duration such as 90m", s.Deadline)
-		}
-	}
-	if len(s.Seeds) > 0 {
-		return Plan{}, fmt.Errorf("seeds: only a gauntlet has seeds")
-	}
-	switch {
-	case s.ValidationGames < 1 || s.ValidationGames > 20:
-		return Plan{}, fmt.Errorf("validation_games: between 1 and 20, got %d", s.ValidationGames)
-	case s.FinalTop < 2 || s.FinalTop > 64:
-		return Plan{}, fmt.Errorf("final_top: between 2 and 64, got %d", s.FinalTop)
-	case s.FinalRounds < 1 || s.FinalRounds > 20:
-		return Plan{}, fmt.Errorf("final_rounds: between 1 and 20, got %d", s.FinalRounds)
-	case slices.Contains(s.Players, s.ValidationOpponent):
-		return Plan{}, fmt.Errorf("validation_opponent: %q is also an entrant", s.ValidationOpponent)
-	}
+func (ladderRunner) run(ctx context.Context, d *Director, t store.Tournament, s Spec, drain <-chan struct{}, progress ProgressFunc) error {
+	return d.runLadder(ctx, t, s, drain, progress)
+}
+
+// compile checks what the ladder's format leaves to the application (its own settings
+// are checked already): its players are the roster (empty: anyone who plays the game may
+// enter), built-in agents among them play as entrants; the validation opponent is a
+// built-in agent outside the roster.
+func (ladderRunner) compile(s Spec, g game.Game, openingsText string, external bool) (Plan, error) {
 	as, ok := s.Builtin(s.ValidationOpponent)
 	if !ok {
 		return Plan{}, fmt.Errorf("validation_opponent: %q is not a built-in agent", s.ValidationOpponent)
@@ -119,22 +99,11 @@ func (s Spec) compileLadder(g game.Game, openingsText string, external bool) (Pl
 	if err != nil {
 		return Plan{}, err
 	}
-	switch s.OpeningOrder {
-	case "sequential", "", "random":
-	default:
-		return Plan{}, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
+	openings, err := s.openingLines(g, openingsText)
+	if err != nil {
+		return Plan{}, err
 	}
-	p := Plan{Spec: s, game: g, tc: tc}
-	if s.Openings != "" {
-		ops, err := opening.Parse(strings.NewReader(openingsText), g)
-		if err != nil {
-			return Plan{}, fmt.Errorf("openings %s: %v", s.Openings, err)
-		}
-		for _, o := range ops {
-			p.openings = append(p.openings, o.Moves)
-		}
-	}
-	return p, nil
+	return Plan{Spec: s, game: g, tc: tc, openings: openings}, nil
 }
 
 // ladderRun is one ladder being played: what it knows of its entries and games, kept in
@@ -155,7 +124,7 @@ type ladderRun struct {
 	games     []store.LadderGame
 	nextIndex int
 	busy      map[string]bool // players in a game now (never the validation opponent)
-	feed      *workqueue.Feed // the ladder's outcomes, when its games are played by referee workers
+	session   Session         // where the ladder's games are played
 	inValid   map[int64]int   // validation games running, by entry
 	board     []LeaderRow     // ratings as of the last recorded game
 }
@@ -172,24 +141,23 @@ type ladderEnded struct {
 	ours bool
 }
 
-// endedOf is the ladderEnded of a work queue outcome; its job's tag is the game's
-// ladder tag.
-func endedOf(dlv workqueue.Delivery, ours bool) (ladderEnded, error) {
+// endedOf is the ladderEnded of a game's end; the game's tag is its ladder tag.
+func endedOf(e Ended) (ladderEnded, error) {
 	var tag store.LadderTag
-	if err := json.Unmarshal(dlv.Job.Tag, &tag); err != nil || len(tag.Entries) != len(dlv.Job.Players) {
-		return ladderEnded{}, fmt.Errorf("game %s: a ladder job without its tag", dlv.Job.GameID())
+	if err := json.Unmarshal(e.Tag, &tag); err != nil || len(tag.Entries) != len(e.Players) {
+		return ladderEnded{}, fmt.Errorf("game %s: a ladder game without its tag", e.GameID)
 	}
-	e := ladderEnded{phase: tag.Phase, entries: tag.Entries, index: dlv.Job.Index, res: dlv.Result, ours: ours}
-	if dlv.Error != "" {
-		e.err = fmt.Errorf("%w: %s", referee.ErrInvalidMatch, dlv.Error)
-	}
-	return e, nil
+	return ladderEnded{phase: tag.Phase, entries: tag.Entries, index: e.Index, res: e.Result, err: e.Err, ours: e.Ours}, nil
 }
 
 // runLadder plays ladder id: the open phase until the deadline, then the final phase,
 // then it freezes the final standings. It resumes wherever a stopped ladder was.
 func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, drain <-chan struct{}, progress ProgressFunc) error {
-	s.ladderDefaults()
+	f, err := tournament.Lookup(FormatLadder)
+	if err != nil {
+		return err
+	}
+	s = s.withDefaults(f)
 	g, err := game.Lookup(s.Game)
 	if err != nil {
 		return fmt.Errorf("ladder %d: %w", t.ID, err)
@@ -210,12 +178,10 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 		entries: map[int64]*store.LadderEntry{}, current: map[string]int64{},
 		busy: map[string]bool{}, inValid: map[int64]int{},
 	}
-	if d.queue != nil {
-		if l.feed, err = d.queue.Open(refereeID(t.ID)); err != nil {
-			return err
-		}
-		defer l.feed.Close()
+	if l.session, err = d.exec.Open(refereeID(t.ID)); err != nil {
+		return err
 	}
+	defer l.session.Close()
 	if err := l.load(ctx); err != nil {
 		return err
 	}
@@ -223,11 +189,13 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 		return err
 	}
 	// The ladder's own players: the validation opponent and the built-in entrants.
-	release, err := d.startBuiltins(ctx, s, append(slices.Clone(s.Players), s.ValidationOpponent))
+	release, err := d.startBuiltins(ctx, s, ladderRunner{}.players(s))
 	if err != nil {
 		return err
 	}
 	defer release()
+	// Games still playing on the referee stop before the players they need do.
+	defer l.session.Close()
 	state, err := d.db.LadderState(ctx, t.ID)
 	if err != nil {
 		return err
@@ -273,14 +241,12 @@ func (l *ladderRun) load(ctx context.Context) error {
 	for _, g := range sums {
 		l.nextIndex = max(l.nextIndex, g.Index+1)
 	}
-	if l.feed != nil {
-		// Games an earlier run put on the queue keep their indices.
-		reserved, err := l.feed.Reserved(ctx)
-		if err != nil {
-			return err
-		}
-		l.nextIndex = max(l.nextIndex, reserved+1)
+	// Games an earlier run put on a work queue keep their indices.
+	reserved, err := l.session.Reserved(ctx)
+	if err != nil {
+		return err
 	}
+	l.nextIndex = max(l.nextIndex, reserved+1)
 	l.rate()
 	return nil
 }
@@ -297,15 +263,7 @@ func (l *ladderRun) rate() {
 
 // open plays the open phase: entries join, validate and play, until the deadline.
 func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress ProgressFunc) error {
-	results := make(chan ladderEnded)
-	gameCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	running := 0
-	mine := map[int]bool{} // games this run put on the work queue, outcome not yet in
-	var outcomes <-chan workqueue.Delivery
-	if l.feed != nil {
-		outcomes = l.feed.Outcomes()
-	}
+	running := 0 // games this run started, end not yet in
 	tick := time.NewTicker(ladderTick)
 	defer tick.Stop()
 	closing := time.NewTimer(time.Until(l.deadline))
@@ -328,65 +286,42 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 				running++
 				index := l.nextIndex
 				l.nextIndex++
-				if l.feed != nil {
-					tag, err := json.Marshal(store.LadderTag{Phase: phase, Entries: entries})
-					if err != nil {
-						return err
-					}
-					if err := l.feed.Put(ctx, workqueue.JobOf(refereeID(l.id), index, m, tag)); err != nil {
-						return err
-					}
-					mine[index] = true
-					continue
+				tag, err := json.Marshal(store.LadderTag{Phase: phase, Entries: entries})
+				if err != nil {
+					return err
 				}
-				go func() {
-					res, err := l.d.ref.Play(gameCtx, m)
-					results <- ladderEnded{phase: phase, entries: entries, index: index, res: res, err: err, ours: true}
-				}()
+				if err := l.session.Start(ctx, index, m, tag); err != nil {
+					return err
+				}
 			}
 		}
 		if stopping && running == 0 {
 			break
 		}
 		select {
-		case e := <-results:
-			running--
-			if err := l.ended(ctx, e, progress); err != nil {
-				cancel()
-				for ; running > 0; running-- {
-					<-results
-				}
-				return err
-			}
-		case dlv := <-outcomes:
-			e, err := endedOf(dlv, mine[dlv.Job.Index])
+		case end := <-l.session.Ended():
+			e, err := endedOf(end)
 			if err != nil {
 				l.log.Error().Err(err).Msg("dropping an outcome")
-				_ = dlv.Ack(ctx)
+				_ = end.Ack(ctx)
 				continue
 			}
 			if e.ours {
-				delete(mine, e.index)
 				running--
 			}
 			if err := l.ended(ctx, e, progress); err != nil {
-				return err
+				return err // the session's Close aborts the games still playing on the referee
 			}
-			if err := dlv.Ack(context.WithoutCancel(ctx)); err != nil {
-				l.log.Warn().Err(err).Str("game_id", dlv.Job.GameID()).Msg("acknowledging an outcome")
+			if err := end.Ack(context.WithoutCancel(ctx)); err != nil {
+				l.log.Warn().Err(err).Str("game_id", end.GameID).Msg("acknowledging an outcome")
 			}
 		case <-tick.C:
 		case <-closing.C:
 		case <-drain:
 			drain, stopping, drained = nil, true, true
 		case <-ctx.Done():
-			cancel()
-			if l.feed != nil {
-				return ctx.Err() // the queued games go on; their outcomes wait for the next run
-			}
-			for ; running > 0; running-- {
-				<-results
-			}
+			// Games on the referee are aborted when the session closes; games on a work
+			// queue go on, and their outcomes wait for the next run.
 			return ctx.Err()
 		}
 	}
@@ -490,20 +425,20 @@ func (l *ladderRun) next() (referee.Match, string, []int64, bool) {
 	for _, r := range l.board {
 		rows[r.Entry] = r
 	}
-	var cs []Contender
+	var cs []tournament.Contender
 	for _, id := range ids {
 		e := l.entries[id]
 		if e.Status != store.EntryActive || !l.playable(e) {
 			continue
 		}
 		r := rows[id]
-		c := Contender{Entry: id, Rating: r.Rating, Error: math.Inf(1), Games: r.Games, Whites: l.firsts(id)}
+		c := tournament.Contender{Entry: id, Rating: r.Rating, Error: math.Inf(1), Games: r.Games, Whites: l.firsts(id)}
 		if r.Error >= 0 {
 			c.Error = r.Error / ErrorBar
 		}
 		cs = append(cs, c)
 	}
-	a, b, ok := PickPair(cs, l.pairGames, l.rng)
+	a, b, ok := tournament.PickPair(cs, l.pairGames, l.rng)
 	if !ok {
 		return referee.Match{}, "", nil, false
 	}
@@ -530,21 +465,12 @@ func (l *ladderRun) validationPlayed() map[int64]int {
 			continue
 		}
 		for seat, id := range g.Entries {
-			if id != 0 && !(wentAway(g.Reason) && seat < len(g.Scores) && g.Scores[seat] == 0) {
+			if id != 0 && !(tournament.WentAway(g.Reason) && seat < len(g.Scores) && g.Scores[seat] == 0) {
 				n[id]++
 			}
 		}
 	}
 	return n
-}
-
-// wentAway reports whether a game was lost by a player that was not there.
-func wentAway(reason string) bool {
-	switch reason {
-	case protocol.ReasonDisconnected, protocol.ReasonAbsent, protocol.ReasonNoResponders:
-		return true
-	}
-	return false
 }
 
 // firsts counts the rated games entry id played in the first seat.
@@ -594,7 +520,7 @@ func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressF
 		return nil
 	}
 	tag := &store.LadderTag{Phase: e.phase, Entries: e.entries}
-	if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, referee.Pairing{Index: e.index, Players: e.res.Players}, e.res, tag); errors.Is(err, store.ErrDuplicate) {
+	if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, tournament.Pairing{Index: e.index, Players: e.res.Players}, e.res, tag); errors.Is(err, store.ErrDuplicate) {
 		return nil // a second outcome of a game recorded already (work queue)
 	} else if err != nil {
 		return err
@@ -610,7 +536,7 @@ func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressF
 			}
 			ent := l.entries[id]
 			switch {
-			case e.res.Forfeit == seat && failsValidation(e.res.Reason):
+			case e.res.Forfeit == seat && tournament.FailsValidation(e.res.Reason):
 				reason := e.res.Reason
 				if e.res.Detail != "" {
 					reason += ": " + e.res.Detail
@@ -659,19 +585,14 @@ func (l *ladderRun) chooseFinalists(ctx context.Context) (store.LadderState, err
 		return state, fmt.Errorf("ladder %d: stored state: %w", l.id, err)
 	}
 	data.Openings = kept.Openings
-	if len(names) >= 2 {
-		schedule, err := referee.RoundRobin(names, l.s.FinalRounds)
-		if err != nil {
-			return state, err
-		}
-		if len(data.Openings) > 0 {
-			schedule = referee.AssignOpenings(schedule, data.Openings, l.s.OpeningOrder == "random", l.s.Seed)
-		}
-		for _, p := range schedule {
-			data.Schedule = append(data.Schedule, store.ScheduledGame{
-				Index: l.nextIndex + p.Index - 1, Round: p.Round, Players: p.Players, Opening: p.Opening, OpeningIndex: p.OpeningIndex,
-			})
-		}
+	schedule, err := tournament.FinalSchedule(l.s.settings(data.Openings), names, l.nextIndex)
+	if err != nil {
+		return state, err
+	}
+	for _, p := range schedule {
+		data.Schedule = append(data.Schedule, store.ScheduledGame{
+			Index: p.Index, Round: p.Round, Players: p.Players, Opening: p.Opening, OpeningIndex: p.OpeningIndex,
+		})
 	}
 	b, err := json.Marshal(data)
 	if err != nil {
@@ -701,29 +622,26 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 			done[g.Index] = true
 		}
 	}
-	schedule := make([]referee.Pairing, len(data.Schedule))
-	for i, sg := range data.Schedule {
-		schedule[i] = referee.Pairing{Index: sg.Index, Round: sg.Round, Players: sg.Players, Opening: sg.Opening, OpeningIndex: sg.OpeningIndex}
-	}
+	schedule := pairingsOf(data.Schedule)
 	if len(schedule) == 0 {
 		return nil
 	}
 	// Outcomes of open-phase games that an earlier run put on the work queue.
-	other := func(ctx context.Context, dlv workqueue.Delivery) error {
-		e, err := endedOf(dlv, false)
+	other := func(ctx context.Context, end Ended) error {
+		e, err := endedOf(end)
 		if err == nil {
 			err = l.ended(ctx, e, progress)
 		}
 		if err != nil {
 			l.log.Error().Err(err).Msg("an outcome of the open phase")
 		}
-		return dlv.Ack(ctx)
+		return nil
 	}
-	return l.d.runSchedule(ctx, referee.Tournament{
+	return l.session.Play(ctx, referee.Tournament{
 		ID: refereeID(l.id), Game: l.g, Schedule: schedule, TC: l.tc, MaxPlies: l.s.MaxPlies,
 		Concurrency: l.s.Concurrency, Wait: l.s.Wait.Duration, Drain: drain, Margin: l.s.Margin.Duration,
 		Skip: func(index int) bool { return done[index] },
-	}, l.feed, other, func(ctx context.Context, p referee.Pairing, res referee.Result) error {
+	}, func(ctx context.Context, p tournament.Pairing, res referee.Result) error {
 		entries := make([]int64, len(res.Players))
 		for seat, n := range res.Players {
 			entries[seat] = entryOf[n]
@@ -741,7 +659,7 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 			progress(len(l.games), 0, res)
 		}
 		return nil
-	})
+	}, other)
 }
 
 // freeze decides the final standings: the finalists by their points in the final phase

@@ -5,31 +5,113 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
+
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/tournament"
 )
 
-// runSchedule plays a tournament's schedule: on the Director's own referee, or, with a
-// work queue, on the referee workers that share it. feed is the tournament's feed when the
-// caller holds it already (a ladder's final phase), nil otherwise; other, when not nil,
-// takes the outcomes of the tournament's games that are not in the schedule (a ladder's
-// games of its open phase, put on the queue by an earlier run of the owner).
-func (d *Director) runSchedule(ctx context.Context, t referee.Tournament, feed *workqueue.Feed, other func(context.Context, workqueue.Delivery) error, onResult func(context.Context, referee.Pairing, referee.Result) error) error {
-	if d.queue == nil {
-		return d.ref.RunTournament(ctx, t, onResult)
+// QueueExecutor plays the games on the referee workers that share the work queue of q:
+// it puts them on the queue and takes their outcomes back.
+func QueueExecutor(q *workqueue.Owner, log zerolog.Logger) Executor { return queueExecutor{q, log} }
+
+type queueExecutor struct {
+	q   *workqueue.Owner
+	log zerolog.Logger
+}
+
+func (x queueExecutor) Open(id string) (Session, error) {
+	feed, err := x.q.Open(id)
+	if err != nil {
+		return nil, err
 	}
-	if feed == nil {
-		f, err := d.queue.Open(t.ID)
-		if err != nil {
-			return err
+	s := &queueSession{
+		feed: feed, id: id, log: x.log.With().Str("tournament", id).Logger(),
+		ended: make(chan Ended), closed: make(chan struct{}), mine: map[int]bool{},
+	}
+	s.wg.Add(1)
+	go s.read()
+	return s, nil
+}
+
+// queueSession is a tournament's end of the work queue.
+type queueSession struct {
+	feed *workqueue.Feed
+	id   string
+	log  zerolog.Logger
+
+	ended  chan Ended
+	closed chan struct{}
+	once   sync.Once
+	wg     sync.WaitGroup
+
+	mu   sync.Mutex
+	mine map[int]bool // games this session put on the queue, outcome not yet in
+}
+
+// read hands the feed's outcomes on as Ends. An outcome taken and not handed on when the
+// session closes is given back to the queue, for the next session.
+func (s *queueSession) read() {
+	defer s.wg.Done()
+	for {
+		select {
+		case dlv := <-s.feed.Outcomes():
+			select {
+			case s.ended <- s.endOf(dlv):
+			case <-s.closed:
+				dlv.Release()
+				return
+			}
+		case <-s.closed:
+			return
 		}
-		defer f.Close()
-		feed = f
 	}
-	pairings := map[int]referee.Pairing{}
-	var todo []referee.Pairing
+}
+
+// endOf is the End of an outcome.
+func (s *queueSession) endOf(dlv workqueue.Delivery) Ended {
+	s.mu.Lock()
+	ours := s.mine[dlv.Job.Index]
+	delete(s.mine, dlv.Job.Index)
+	s.mu.Unlock()
+	e := Ended{
+		Index: dlv.Job.Index, GameID: dlv.Job.GameID(), Players: dlv.Job.Players, Tag: dlv.Job.Tag, Result: dlv.Result,
+		Ours: ours, failure: dlv.Error, worker: dlv.Worker, ack: dlv.Ack,
+	}
+	if dlv.Error != "" {
+		e.Err = fmt.Errorf("%w: %s", referee.ErrInvalidMatch, dlv.Error)
+	}
+	return e
+}
+
+func (s *queueSession) Start(ctx context.Context, index int, m referee.Match, tag []byte) error {
+	s.mu.Lock()
+	s.mine[index] = true
+	s.mu.Unlock()
+	return s.feed.Put(ctx, workqueue.JobOf(s.id, index, m, tag))
+}
+
+func (s *queueSession) Ended() <-chan Ended { return s.ended }
+
+func (s *queueSession) Reserved(ctx context.Context) (int, error) { return s.feed.Reserved(ctx) }
+
+func (s *queueSession) Close() {
+	s.once.Do(func() {
+		close(s.closed)
+		s.wg.Wait()
+		s.feed.Close()
+	})
+}
+
+// Play puts the schedule's games on the queue, up to t.Concurrency at a time, and records
+// their outcomes as they come, also those of games an earlier run put there.
+func (s *queueSession) Play(ctx context.Context, t referee.Tournament, record RecordFunc, other func(context.Context, Ended) error) error {
+	pairings := map[int]tournament.Pairing{}
+	var todo []tournament.Pairing
 	for _, p := range t.Schedule {
 		pairings[p.Index] = p
 		if t.Skip == nil || !t.Skip(p.Index) {
@@ -42,7 +124,7 @@ func (d *Director) runSchedule(ctx context.Context, t referee.Tournament, feed *
 	}
 	put := map[int]bool{} // put on the queue by this run, outcome not yet in
 	conc := max(t.Concurrency, 1)
-	log := d.log.With().Str("tournament", t.ID).Logger()
+	log := s.log
 	log.Info().Int("games", len(todo)).Int("concurrency", conc).Msg("tournament start on the work queue")
 	recordCtx := context.WithoutCancel(ctx)
 	drain, stopping, next := t.Drain, false, 0
@@ -53,7 +135,7 @@ func (d *Director) runSchedule(ctx context.Context, t referee.Tournament, feed *
 			if !pending[p.Index] {
 				continue // its outcome came in already, from an earlier run's job
 			}
-			if err := feed.Put(ctx, workqueue.JobOf(t.ID, p.Index, t.Match(p), nil)); err != nil {
+			if err := s.feed.Put(ctx, workqueue.JobOf(t.ID, p.Index, t.Match(p), nil)); err != nil {
 				return err
 			}
 			put[p.Index] = true
@@ -62,32 +144,35 @@ func (d *Director) runSchedule(ctx context.Context, t referee.Tournament, feed *
 			break
 		}
 		select {
-		case dlv := <-feed.Outcomes():
-			i := dlv.Job.Index
+		case e := <-s.ended:
+			i := e.Index
 			p, inSchedule := pairings[i]
 			switch {
 			case !inSchedule && other != nil:
-				if err := other(recordCtx, dlv); err != nil {
+				if err := other(recordCtx, e); err != nil {
+					return err
+				}
+				if err := e.Ack(recordCtx); err != nil {
 					return err
 				}
 				continue
 			case !pending[i]:
 				// Recorded already (this is a second outcome of a game, or one of a game
 				// that is no longer in the schedule): nothing to do.
-				log.Info().Str("game_id", dlv.Job.GameID()).Msg("an outcome of a game recorded already; dropped")
-			case !slices.Equal(dlv.Job.Players, p.Players):
-				log.Error().Str("game_id", dlv.Job.GameID()).Strs("players", dlv.Job.Players).Msg("an outcome for other players than the schedule's; dropped")
+				log.Info().Str("game_id", e.GameID).Msg("an outcome of a game recorded already; dropped")
+			case !slices.Equal(e.Players, p.Players):
+				log.Error().Str("game_id", e.GameID).Strs("players", e.Players).Msg("an outcome for other players than the schedule's; dropped")
 				continue // not acknowledged: the job's true outcome may still come
-			case dlv.Error != "":
-				return fmt.Errorf("%w: game %d: %s (worker %s)", referee.ErrInvalidTournament, i, dlv.Error, dlv.Worker)
+			case e.failure != "":
+				return fmt.Errorf("%w: game %d: %s (worker %s)", referee.ErrInvalidTournament, i, e.failure, e.worker)
 			default:
-				if err := onResult(recordCtx, p, dlv.Result); err != nil && !errors.Is(err, store.ErrDuplicate) {
+				if err := record(recordCtx, p, e.Result); err != nil && !errors.Is(err, store.ErrDuplicate) {
 					return err
 				}
 			}
-			if err := dlv.Ack(recordCtx); err != nil {
+			if err := e.Ack(recordCtx); err != nil {
 				// Delivered again later, and then found recorded.
-				log.Warn().Err(err).Str("game_id", dlv.Job.GameID()).Msg("acknowledging an outcome")
+				log.Warn().Err(err).Str("game_id", e.GameID).Msg("acknowledging an outcome")
 			}
 			delete(pending, i)
 			delete(put, i)

@@ -8,7 +8,6 @@ import (
 	"math"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,13 +20,15 @@ import (
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/tournament"
 )
 
-// Tournament formats.
+// The formats the arena has built in, by their names in tournament files (package
+// tournament registers them; tournament.Names lists every registered format).
 const (
-	FormatRoundRobin = "round-robin"
-	FormatGauntlet   = "gauntlet"
-	FormatLadder     = "ladder"
+	FormatRoundRobin = tournament.RoundRobinName
+	FormatGauntlet   = tournament.GauntletName
+	FormatLadder     = tournament.LadderName
 )
 
 // Spec describes a tournament. It is what a tournament file holds (TOML, keys as in the
@@ -294,8 +295,8 @@ type Plan struct {
 	Spec     Spec
 	game     game.Game
 	tc       referee.TimeControl
-	schedule []referee.Pairing
-	openings [][]string // a ladder's opening lines, kept for its final phase
+	schedule []tournament.Pairing
+	openings [][]string // the opening lines; a ladder keeps them for its final phase
 }
 
 // Compile checks every setting of s and builds its schedule. openingsText is the content of
@@ -307,14 +308,16 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 	if err != nil {
 		return Plan{}, err // it begins "game: "
 	}
-	if s.Format == FormatLadder {
-		return s.compileLadder(g, openingsText, external)
+	f, err := tournament.Lookup(s.Format)
+	if err != nil {
+		return Plan{}, err // it begins "format: "
 	}
-	if s.Deadline != "" || s.ValidationGames != 0 || s.ValidationOpponent != "" || s.FinalTop != 0 || s.FinalRounds != 0 {
-		return Plan{}, fmt.Errorf("deadline, validation_games, validation_opponent, final_top, final_rounds: only a ladder has them")
+	s = s.withDefaults(f)
+	if err := f.Check(s.settings(nil)); err != nil {
+		return Plan{}, err
 	}
-	if len(s.Players) < 2 {
-		return Plan{}, fmt.Errorf("players: need at least two players, got %d", len(s.Players))
+	if r, ok := runners[f.Name()]; ok {
+		return r.compile(s, g, openingsText, external)
 	}
 	if s.SPRT != nil {
 		if len(s.Players) != 2 {
@@ -324,66 +327,61 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 			return Plan{}, fmt.Errorf("sprt: %w", err)
 		}
 	}
-	seen, err := s.checkPlayers(g, external)
-	if err != nil {
+	if _, err := s.checkPlayers(g, external); err != nil {
 		return Plan{}, err
-	}
-	if s.Rounds < 1 {
-		return Plan{}, fmt.Errorf("rounds: must be at least 1, got %d", s.Rounds)
 	}
 	tc, err := s.checkSettings()
 	if err != nil {
 		return Plan{}, err
 	}
-	var schedule []referee.Pairing
-	switch s.Format {
-	case FormatRoundRobin:
-		if len(s.Seeds) > 0 {
-			return Plan{}, fmt.Errorf("seeds: only a gauntlet has seeds")
-		}
-		schedule, err = referee.RoundRobin(s.Players, s.Rounds)
-	case FormatGauntlet:
-		if len(s.Seeds) == 0 {
-			return Plan{}, fmt.Errorf("seeds: a gauntlet needs at least one seed, a player who meets all the others")
-		}
-		var others []string
-		for _, p := range s.Players {
-			if !slices.Contains(s.Seeds, p) {
-				others = append(others, p)
-			}
-		}
-		for _, sd := range s.Seeds {
-			if !seen[sd] {
-				return Plan{}, fmt.Errorf("seeds: %q is not one of the players", sd)
-			}
-		}
-		schedule, err = referee.Gauntlet(s.Seeds, others, s.Rounds)
-	default:
-		return Plan{}, fmt.Errorf("format: %q is not round-robin or gauntlet", s.Format)
+	openings, err := s.openingLines(g, openingsText)
+	if err != nil {
+		return Plan{}, err
 	}
+	schedule, err := f.Schedule(s.settings(openings))
 	if err != nil {
 		return Plan{}, fmt.Errorf("schedule: %v", err)
 	}
-	var random bool
+	return Plan{Spec: s, game: g, tc: tc, schedule: schedule, openings: openings}, nil
+}
+
+// withDefaults is s with the settings of its format f that s leaves out filled in.
+func (s Spec) withDefaults(f tournament.Format) Spec {
+	d := f.Defaults(s.settings(nil))
+	s.ValidationGames, s.ValidationOpponent, s.FinalTop, s.FinalRounds = d.ValidationGames, d.ValidationOpponent, d.FinalTop, d.FinalRounds
+	return s
+}
+
+// settings is what s's format reads of it, with the opening lines read from its file.
+func (s Spec) settings(openings [][]string) tournament.Settings {
+	return tournament.Settings{
+		Players: s.Players, Seeds: s.Seeds, Rounds: s.Rounds,
+		Openings: openings, RandomOpenings: s.OpeningOrder == "random", Seed: s.Seed,
+		Deadline: s.Deadline, ValidationGames: s.ValidationGames, ValidationOpponent: s.ValidationOpponent,
+		FinalTop: s.FinalTop, FinalRounds: s.FinalRounds,
+	}
+}
+
+// openingLines checks the opening order and reads the opening lines of s's openings file,
+// whose text is openingsText: none when s names no file.
+func (s Spec) openingLines(g game.Game, openingsText string) ([][]string, error) {
 	switch s.OpeningOrder {
-	case "sequential", "":
-	case "random":
-		random = true
+	case "sequential", "", "random":
 	default:
-		return Plan{}, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
+		return nil, fmt.Errorf("opening_order: %q is not sequential or random", s.OpeningOrder)
 	}
-	if s.Openings != "" {
-		ops, err := opening.Parse(strings.NewReader(openingsText), g)
-		if err != nil {
-			return Plan{}, fmt.Errorf("openings %s: %v", s.Openings, err)
-		}
-		lines := make([][]string, len(ops))
-		for i, o := range ops {
-			lines[i] = o.Moves
-		}
-		schedule = referee.AssignOpenings(schedule, lines, random, s.Seed)
+	if s.Openings == "" {
+		return nil, nil
 	}
-	return Plan{Spec: s, game: g, tc: tc, schedule: schedule}, nil
+	ops, err := opening.Parse(strings.NewReader(openingsText), g)
+	if err != nil {
+		return nil, fmt.Errorf("openings %s: %v", s.Openings, err)
+	}
+	lines := make([][]string, len(ops))
+	for i, o := range ops {
+		lines[i] = o.Moves
+	}
+	return lines, nil
 }
 
 // checkPlayers checks the names of the players and the built-in agents among them, and
@@ -455,7 +453,7 @@ func (s Spec) checkSettings() (referee.TimeControl, error) {
 }
 
 // Schedule is every game the plan is to play, by Index.
-func (p Plan) Schedule() []referee.Pairing { return p.schedule }
+func (p Plan) Schedule() []tournament.Pairing { return p.schedule }
 
 // Game is the game the plan plays, with its options.
 func (p Plan) Game() game.Game { return p.game }

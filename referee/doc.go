@@ -119,10 +119,8 @@
 //
 // # Tournaments
 //
-// RoundRobin builds a schedule in which every pair of players meets once with each colour
-// per round; Gauntlet one in which seeds play everyone else once with each colour per
-// round. AssignOpenings gives the two games of each encounter one opening.
-// Referee.RunTournament plays a schedule, up to Tournament.Concurrency games at once, and
+// Schedules are made by the formats of package tournament (round robin, gauntlet, the
+// ladder's final). Referee.RunTournament plays a schedule on this referee, up to Tournament.Concurrency games at once, and
 // reports each result to its caller one at a time. With Tournament.Wait it first waits for
 // a game's players to be present (said hello within PresenceHeartbeats heartbeats, and
 // subscribed to their turn subjects: a player reconnecting between games is waited for); a player still absent then loses the game with the

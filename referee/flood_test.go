@@ -17,6 +17,7 @@ import (
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/tournament"
 )
 
 // The flood is bounded both ways: it stops after floodMessages messages or floodFor,
@@ -153,7 +154,7 @@ func TestLobbyFlood(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			sched, err := RoundRobin([]string{"alice", "bob"}, 10_000)
+			sched, err := tournament.RoundRobin([]string{"alice", "bob"}, 10_000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +165,7 @@ func TestLobbyFlood(t *testing.T) {
 				drain     = make(chan struct{})
 				done      = make(chan error, 1)
 			)
-			onResult := func(_ context.Context, p Pairing, res Result) error {
+			onResult := func(_ context.Context, p tournament.Pairing, res Result) error {
 				mu.Lock()
 				defer mu.Unlock()
 				results = append(results, res)

@@ -12,13 +12,14 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/tournament"
 )
 
 // Tournament is a schedule of games to play with one game and time control.
 type Tournament struct {
 	ID       string // a protocol.ValidName; game ids are ID-Index
 	Game     game.Game
-	Schedule []Pairing // each pairing's Opening is played before its players take over
+	Schedule []tournament.Pairing // each pairing's Opening is played before its players take over
 	TC       TimeControl
 	MaxPlies int // see Match.MaxPlies
 	// Concurrency is how many games are played at once; 0 means 1. A player may be in
@@ -50,7 +51,7 @@ type Tournament struct {
 }
 
 // Match is the game of pairing p in t, with the game id ID-Index.
-func (t Tournament) Match(p Pairing) Match {
+func (t Tournament) Match(p tournament.Pairing) Match {
 	return Match{
 		GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
 		TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin, Wait: t.Wait,
@@ -92,7 +93,7 @@ const reconnectPoll = 20 * time.Millisecond
 // end and reported, and the error wraps ErrDrained unless nothing was left to play.
 // RunTournament also stops, with a wrapped error, when onResult returns one or a game
 // cannot be played; the other running games are then aborted.
-func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func(ctx context.Context, p Pairing, res Result) error) error {
+func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func(ctx context.Context, p tournament.Pairing, res Result) error) error {
 	if err := protocol.CheckName("tournament id", t.ID); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidTournament, err)
 	}

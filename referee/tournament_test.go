@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/tournament"
 )
 
 // collector records a tournament's results and checks that onResult is never called
@@ -31,7 +34,7 @@ type collector struct {
 
 func newCollector(t testing.TB) *collector { return &collector{t: t, results: map[int]Result{}} }
 
-func (c *collector) onResult(_ context.Context, p Pairing, res Result) error {
+func (c *collector) onResult(_ context.Context, p tournament.Pairing, res Result) error {
 	if n := c.inside.Add(1); n != 1 {
 		c.t.Errorf("onResult called %d times at once", n)
 	}
@@ -82,7 +85,7 @@ func TestRunTournamentConcurrent(t *testing.T) {
 	for _, n := range names {
 		e.asyncPlayer(n, instant)
 	}
-	sched, err := RoundRobin(names, 2)
+	sched, err := tournament.RoundRobin(names, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +112,7 @@ func TestRunTournamentSkip(t *testing.T) {
 	e.player("alice", firstLegal)
 	e.player("bob", firstLegal)
 	e.player("carol", firstLegal)
-	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1)
+	sched, _ := tournament.RoundRobin([]string{"alice", "bob", "carol"}, 1)
 	c := newCollector(t)
 	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
 		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2,
@@ -135,9 +138,9 @@ func TestRunTournamentDrain(t *testing.T) {
 		}
 		return firstLegal(req)
 	})
-	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1) // 1: alice-bob, 2: bob-carol, ...
+	sched, _ := tournament.RoundRobin([]string{"alice", "bob", "carol"}, 1) // 1: alice-bob, 2: bob-carol, ...
 	c := newCollector(t)
-	onResult := func(ctx context.Context, p Pairing, res Result) error {
+	onResult := func(ctx context.Context, p tournament.Pairing, res Result) error {
 		if p.Index == 1 {
 			close(drain)
 			close(release)
@@ -162,7 +165,7 @@ func TestRunTournamentCancelledMidGame(t *testing.T) {
 	asked, never := silent()
 	e.asyncPlayer("alice", never)
 	e.asyncPlayer("bob", never)
-	sched, _ := RoundRobin([]string{"alice", "bob"}, 2)
+	sched, _ := tournament.RoundRobin([]string{"alice", "bob"}, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	c := newCollector(t)
 	done := make(chan error, 1)
@@ -199,8 +202,8 @@ func TestRunTournamentAbsent(t *testing.T) {
 		e.hello(n)
 	}
 	// carol and dan never say hello.
-	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1)
-	sched = append(sched, Pairing{Index: 7, Round: 1, Players: []string{"carol", "dan"}})
+	sched, _ := tournament.RoundRobin([]string{"alice", "bob", "carol"}, 1)
+	sched = append(sched, tournament.Pairing{Index: 7, Round: 1, Players: []string{"carol", "dan"}})
 	c := newCollector(t)
 	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
 		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Wait: 30 * time.Millisecond}, c.onResult)
@@ -282,7 +285,7 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 		}
 		return firstLegal(req)
 	})
-	sched, _ := RoundRobin([]string{"alice", "bob"}, 1)
+	sched, _ := tournament.RoundRobin([]string{"alice", "bob"}, 1)
 	c := newCollector(t)
 	done := make(chan error, 1)
 	go func() {
@@ -330,7 +333,7 @@ func TestRunTournamentWaitsForSubscription(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		e.player("bob", firstLegal)
 	}()
-	sched := []Pairing{
+	sched := []tournament.Pairing{
 		{Index: 1, Round: 1, Players: []string{"alice", "bob"}},
 		{Index: 2, Round: 1, Players: []string{"carol", "alice"}},
 	}
@@ -346,4 +349,101 @@ func TestRunTournamentWaitsForSubscription(t *testing.T) {
 	if res := c.results[2]; res.Reason != protocol.ReasonAbsent || res.Forfeit != 0 {
 		t.Errorf("game 2: %+v", res)
 	}
+}
+
+func TestRunTournament(t *testing.T) {
+	e := newEnv(t)
+	e.player("alice", lastLegal)
+	e.player("bob", firstLegal)
+	// carol never shows up: each of her games is a forfeit, and the tournament goes on.
+	sched, err := tournament.RoundRobin([]string{"alice", "bob", "carol"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: TimeControl{PerMove: perMove}}
+
+	t.Run("forfeits do not stop it", func(t *testing.T) {
+		var got []Result
+		err := e.ref.RunTournament(context.Background(), tour, func(ctx context.Context, p tournament.Pairing, res Result) error {
+			if !reflect.DeepEqual(res.Players, p.Players) {
+				t.Errorf("game %d: result for %v, pairing %v", p.Index, res.Players, p.Players)
+			}
+			got = append(got, res)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 6 {
+			t.Fatalf("%d results, want 6", len(got))
+		}
+		for i, res := range got {
+			if want := fmt.Sprintf("t1-%d", i+1); res.GameID != want {
+				t.Errorf("game id %q, want %q", res.GameID, want)
+			}
+			carol := -1
+			for seat, p := range res.Players {
+				if p == "carol" {
+					carol = seat
+				}
+			}
+			switch {
+			case carol >= 0 && (res.Reason != protocol.ReasonNoResponders || res.Forfeit != carol):
+				t.Errorf("%s: carol's game ended %q, forfeit %d", res.GameID, res.Reason, res.Forfeit)
+			case carol < 0 && res.Reason != protocol.ReasonNormal:
+				t.Errorf("%s: ended %q", res.GameID, res.Reason)
+			}
+		}
+	})
+
+	t.Run("onResult error stops it", func(t *testing.T) {
+		stop := errors.New("disk full")
+		calls := 0
+		err := e.ref.RunTournament(context.Background(), tour, func(context.Context, tournament.Pairing, Result) error {
+			calls++
+			return stop
+		})
+		if !errors.Is(err, stop) || calls != 1 || !strings.Contains(err.Error(), "t1-1") {
+			t.Errorf("error %v after %d calls, want disk full after 1 naming t1-1", err, calls)
+		}
+	})
+
+	t.Run("invalid", func(t *testing.T) {
+		cases := []struct {
+			name   string
+			change func(t *Tournament)
+		}{
+			{"bad id", func(t *Tournament) { t.ID = "t 1" }},
+			{"id too long", func(t *Tournament) { t.ID = strings.Repeat("t", 63) }},
+			{"no game", func(t *Tournament) { t.Game = nil }},
+			{"duplicate index", func(t *Tournament) { t.Schedule = []tournament.Pairing{sched[0], sched[0]} }},
+			{"three players", func(t *Tournament) {
+				t.Schedule = []tournament.Pairing{{Index: 1, Round: 1, Players: []string{"alice", "bob", "carol"}}}
+			}},
+			{"no time", func(t *Tournament) { t.TC.PerMove = 0 }},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				bad := tour
+				tc.change(&bad)
+				called := false
+				err := e.ref.RunTournament(context.Background(), bad, func(context.Context, tournament.Pairing, Result) error {
+					called = true
+					return nil
+				})
+				if !errors.Is(err, ErrInvalidTournament) || called {
+					t.Errorf("error %v (game played: %v), want ErrInvalidTournament before any game", err, called)
+				}
+			})
+		}
+	})
+
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err := e.ref.RunTournament(ctx, tour, nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want context.Canceled", err)
+		}
+	})
 }

@@ -177,6 +177,10 @@ type Delivery struct {
 // Ack tells the queue that the outcome is recorded: it is not delivered again.
 func (d Delivery) Ack(ctx context.Context) error { return d.msg.DoubleAck(ctx) }
 
+// Release gives an outcome back unrecorded, as a feed that closes gives back those it was
+// not asked for: it is delivered again, to the tournament's next feed.
+func (d Delivery) Release() { _ = d.msg.NakWithDelay(redeliverOrphan) }
+
 // Outcomes delivers the tournament's outcomes, one at a time.
 func (f *Feed) Outcomes() <-chan Delivery { return f.c }
 

@@ -1,42 +1,12 @@
-package referee
+package tournament
 
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/arenaref/arena/protocol"
 )
-
-// Pairing is one game of a schedule.
-type Pairing struct {
-	Index   int      // 1-based position in the schedule, the order of play
-	Round   int      // 1-based round
-	Players []string // by seat
-	// Opening are the moves played before the players take over (see Match.Opening);
-	// OpeningIndex is its 1-based line in the openings list, 0 when there is none.
-	Opening      []string
-	OpeningIndex int
-}
-
-// MaxScheduledGames bounds a tournament's schedule. Every scheduled game is a row written
-// when the tournament is created, so a schedule beyond it would take minutes to create and
-// gigabytes to hold, and one far beyond it (a mistyped --rounds) could not be held at all.
-const MaxScheduledGames = 1_000_000
-
-// ErrTooManyGames is the error of a schedule that would exceed MaxScheduledGames.
-var ErrTooManyGames = fmt.Errorf("referee: more than %d games in one tournament", MaxScheduledGames)
-
-// checkGames returns an error wrapping ErrTooManyGames unless rounds rounds of perRound
-// games each fit in MaxScheduledGames; it cannot overflow.
-func checkGames(what string, perRound, rounds int) error {
-	if perRound > 0 && rounds > MaxScheduledGames/perRound {
-		return fmt.Errorf("%w: %s of %d rounds of %d games", ErrTooManyGames, what, rounds, perRound)
-	}
-	return nil
-}
 
 // RoundRobin schedules rounds of a double round robin for two-seat games: in every round
 // each ordered pair of players plays once, so every pair meets once with each colour, and
@@ -49,10 +19,10 @@ func checkGames(what string, perRound, rounds int) error {
 func RoundRobin(players []string, rounds int) ([]Pairing, error) {
 	n := len(players)
 	if n < 2 {
-		return nil, fmt.Errorf("referee: a round robin needs at least 2 players, got %d", n)
+		return nil, fmt.Errorf("tournament: a round robin needs at least 2 players, got %d", n)
 	}
 	if rounds < 1 {
-		return nil, fmt.Errorf("referee: a round robin needs at least 1 round, got %d", rounds)
+		return nil, fmt.Errorf("tournament: a round robin needs at least 1 round, got %d", rounds)
 	}
 	if n > MaxScheduledGames {
 		return nil, fmt.Errorf("%w: a round robin of %d players", ErrTooManyGames, n)
@@ -63,10 +33,10 @@ func RoundRobin(players []string, rounds int) ([]Pairing, error) {
 	seen := make(map[string]bool, n)
 	for _, p := range players {
 		if err := protocol.CheckName("player name", p); err != nil {
-			return nil, fmt.Errorf("referee: round robin: %w", err)
+			return nil, fmt.Errorf("tournament: round robin: %w", err)
 		}
 		if seen[p] {
-			return nil, fmt.Errorf("referee: round robin: player %q listed twice", p)
+			return nil, fmt.Errorf("tournament: round robin: player %q listed twice", p)
 		}
 		seen[p] = true
 	}
@@ -326,111 +296,32 @@ func (o *orderer) next(left []pair, prev int, prevKey [5]int) int {
 	return best
 }
 
-// Gauntlet schedules rounds in which every seed plays every other player once with each
-// colour, for two-seat games; seeds do not play each other. Each round has
-// 2*len(seeds)*len(others) games, and the two games of an encounter, colours swapped,
-// follow each other (so AssignOpenings can give them one opening). Within a round the
-// others take their turns in the order given, meeting every seed in the order given.
-func Gauntlet(seeds, others []string, rounds int) ([]Pairing, error) {
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("referee: a gauntlet needs at least 1 seed")
+// RoundRobinName is the round robin's name in tournament files.
+const RoundRobinName = "round-robin"
+
+func init() { Register(roundRobin{}) }
+
+// roundRobin is the format of Rounds double round robins of the players (RoundRobin),
+// every encounter with one opening (AssignOpenings).
+type roundRobin struct{ Static }
+
+func (roundRobin) Name() string                 { return RoundRobinName }
+func (roundRobin) Defaults(s Settings) Settings { return s }
+
+func (roundRobin) Check(s Settings) error {
+	if err := checkRounds(s); err != nil {
+		return err
 	}
-	if len(others) == 0 {
-		return nil, fmt.Errorf("referee: a gauntlet needs at least 1 player besides the seeds")
+	if len(s.Seeds) > 0 {
+		return fmt.Errorf("seeds: only a gauntlet has seeds")
 	}
-	if rounds < 1 {
-		return nil, fmt.Errorf("referee: a gauntlet needs at least 1 round, got %d", rounds)
-	}
-	if len(seeds) > MaxScheduledGames || len(others) > MaxScheduledGames {
-		return nil, fmt.Errorf("%w: a gauntlet of %d seeds and %d players", ErrTooManyGames, len(seeds), len(others))
-	}
-	if err := checkGames("a gauntlet", 2*len(seeds)*len(others), rounds); err != nil {
-		return nil, err
-	}
-	seen := make(map[string]string, len(seeds)+len(others))
-	for _, list := range []struct {
-		what  string
-		names []string
-	}{{"seed", seeds}, {"player", others}} {
-		for _, p := range list.names {
-			if err := protocol.CheckName("player name", p); err != nil {
-				return nil, fmt.Errorf("referee: gauntlet: %w", err)
-			}
-			if was, ok := seen[p]; ok {
-				if was == list.what {
-					return nil, fmt.Errorf("referee: gauntlet: %s %q listed twice", list.what, p)
-				}
-				return nil, fmt.Errorf("referee: gauntlet: %q is both a seed and a player", p)
-			}
-			seen[p] = list.what
-		}
-	}
-	out := make([]Pairing, 0, rounds*2*len(seeds)*len(others))
-	for round := 1; round <= rounds; round++ {
-		for _, o := range others {
-			for _, s := range seeds {
-				out = append(out,
-					Pairing{Index: len(out) + 1, Round: round, Players: []string{s, o}},
-					Pairing{Index: len(out) + 2, Round: round, Players: []string{o, s}})
-			}
-		}
-	}
-	return out, nil
+	return nil
 }
 
-// AssignOpenings returns a copy of schedule in which every encounter plays one opening of
-// openings: the two games in which the same two players meet in the same round with their
-// seats swapped share it, so that neither is favoured by the opening. (When two players
-// meet several times in a round, the k-th game with one seating goes with the k-th with
-// the other.) Encounters take openings in the order they first appear in the schedule:
-// from the first opening on when random is false, or in an order shuffled with seed
-// otherwise (a Fisher-Yates shuffle driven by a PCG generator, so a seed always gives the
-// same order). When there are more encounters than openings the order starts again.
-// OpeningIndex is the opening's 1-based position in openings. With no openings the
-// pairings are returned without any.
-func AssignOpenings(schedule []Pairing, openings [][]string, random bool, seed int64) []Pairing {
-	out := make([]Pairing, len(schedule))
-	copy(out, schedule)
-	if len(openings) == 0 {
-		return out
+func (roundRobin) Schedule(s Settings) ([]Pairing, error) {
+	schedule, err := RoundRobin(s.Players, s.Rounds)
+	if err != nil {
+		return nil, err
 	}
-	order := make([]int, len(openings))
-	for i := range order {
-		order[i] = i
-	}
-	if random {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x6172656e61)) // "arena"
-		for i := len(order) - 1; i > 0; i-- {
-			j := rng.IntN(i + 1)
-			order[i], order[j] = order[j], order[i]
-		}
-	}
-	type seating struct {
-		round   int
-		players string
-	}
-	type encounter struct {
-		round   int
-		players string // sorted, so both seatings give the same
-		k       int
-	}
-	times := map[seating]int{}     // games so far with this exact seating in the round
-	numbers := map[encounter]int{} // the encounter's number, in order of appearance
-	for i, p := range out {
-		seated := strings.Join(p.Players, "\x00")
-		sorted := slices.Clone(p.Players)
-		slices.Sort(sorted)
-		key := seating{p.Round, seated}
-		e := encounter{p.Round, strings.Join(sorted, "\x00"), times[key]}
-		times[key]++
-		n, ok := numbers[e]
-		if !ok {
-			n = len(numbers)
-			numbers[e] = n
-		}
-		o := order[n%len(order)]
-		out[i].Opening = slices.Clone(openings[o])
-		out[i].OpeningIndex = o + 1
-	}
-	return out
+	return withOpenings(s, schedule), nil
 }

@@ -1,8 +1,6 @@
-package referee
+package tournament
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -10,9 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/arenaref/arena/internal/testutil/testgame"
-	"github.com/arenaref/arena/protocol"
 )
 
 func TestRoundRobinErrors(t *testing.T) {
@@ -138,103 +133,6 @@ func ExampleRoundRobin() {
 	// 4: bob - ann
 	// 5: cat - bob
 	// 6: ann - cat
-}
-
-func TestRunTournament(t *testing.T) {
-	e := newEnv(t)
-	e.player("alice", lastLegal)
-	e.player("bob", firstLegal)
-	// carol never shows up: each of her games is a forfeit, and the tournament goes on.
-	sched, err := RoundRobin([]string{"alice", "bob", "carol"}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: TimeControl{PerMove: perMove}}
-
-	t.Run("forfeits do not stop it", func(t *testing.T) {
-		var got []Result
-		err := e.ref.RunTournament(context.Background(), tour, func(ctx context.Context, p Pairing, res Result) error {
-			if !reflect.DeepEqual(res.Players, p.Players) {
-				t.Errorf("game %d: result for %v, pairing %v", p.Index, res.Players, p.Players)
-			}
-			got = append(got, res)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != 6 {
-			t.Fatalf("%d results, want 6", len(got))
-		}
-		for i, res := range got {
-			if want := fmt.Sprintf("t1-%d", i+1); res.GameID != want {
-				t.Errorf("game id %q, want %q", res.GameID, want)
-			}
-			carol := -1
-			for seat, p := range res.Players {
-				if p == "carol" {
-					carol = seat
-				}
-			}
-			switch {
-			case carol >= 0 && (res.Reason != protocol.ReasonNoResponders || res.Forfeit != carol):
-				t.Errorf("%s: carol's game ended %q, forfeit %d", res.GameID, res.Reason, res.Forfeit)
-			case carol < 0 && res.Reason != protocol.ReasonNormal:
-				t.Errorf("%s: ended %q", res.GameID, res.Reason)
-			}
-		}
-	})
-
-	t.Run("onResult error stops it", func(t *testing.T) {
-		stop := errors.New("disk full")
-		calls := 0
-		err := e.ref.RunTournament(context.Background(), tour, func(context.Context, Pairing, Result) error {
-			calls++
-			return stop
-		})
-		if !errors.Is(err, stop) || calls != 1 || !strings.Contains(err.Error(), "t1-1") {
-			t.Errorf("error %v after %d calls, want disk full after 1 naming t1-1", err, calls)
-		}
-	})
-
-	t.Run("invalid", func(t *testing.T) {
-		cases := []struct {
-			name   string
-			change func(t *Tournament)
-		}{
-			{"bad id", func(t *Tournament) { t.ID = "t 1" }},
-			{"id too long", func(t *Tournament) { t.ID = strings.Repeat("t", 63) }},
-			{"no game", func(t *Tournament) { t.Game = nil }},
-			{"duplicate index", func(t *Tournament) { t.Schedule = []Pairing{sched[0], sched[0]} }},
-			{"three players", func(t *Tournament) {
-				t.Schedule = []Pairing{{Index: 1, Round: 1, Players: []string{"alice", "bob", "carol"}}}
-			}},
-			{"no time", func(t *Tournament) { t.TC.PerMove = 0 }},
-		}
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				bad := tour
-				tc.change(&bad)
-				called := false
-				err := e.ref.RunTournament(context.Background(), bad, func(context.Context, Pairing, Result) error {
-					called = true
-					return nil
-				})
-				if !errors.Is(err, ErrInvalidTournament) || called {
-					t.Errorf("error %v (game played: %v), want ErrInvalidTournament before any game", err, called)
-				}
-			})
-		}
-	})
-
-	t.Run("cancelled", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		err := e.ref.RunTournament(ctx, tour, nil)
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("error %v, want context.Canceled", err)
-		}
-	})
 }
 
 // TestOrdererFallsBack asks for runs no schedule of four players allows, so that the search

@@ -55,6 +55,9 @@ var rules = []rule{
 	{why: "the referee judges games: it knows no format, store or player implementation",
 		from: []string{"referee/..."},
 		not:  []string{"organizer/...", "store/...", "players/...", "web/...", "games/...", "lab/..."}},
+	{why: "tournament formats are pure logic over results: no NATS, referee or storage",
+		from: []string{"tournament/..."},
+		not:  append([]string{"referee/...", "store/...", "organizer/...", "players/...", "web/...", "bus/...", "games/..."}, nats...)},
 	{why: "the player side never reaches into the arena side",
 		from:   []string{"players/..."},
 		except: []string{"players/hosting"}, // the referee-side submission service lives beside the host it serves

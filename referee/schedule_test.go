@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
@@ -149,7 +150,7 @@ func TestRunTournament(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: TimeControl{PerMove: perMove}}
+	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: clock.TimeControl{PerMove: perMove}}
 
 	t.Run("forfeits do not stop it", func(t *testing.T) {
 		var got []Result

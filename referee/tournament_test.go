@@ -14,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
@@ -88,7 +89,7 @@ func TestRunTournamentConcurrent(t *testing.T) {
 	}
 	c := newCollector(t)
 	err = e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: conc}, c.onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: conc}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestRunTournamentSkip(t *testing.T) {
 	sched, _ := RoundRobin([]string{"alice", "bob", "carol"}, 1)
 	c := newCollector(t)
 	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2,
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2,
 		Skip: func(i int) bool { return i%2 == 0 }}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func TestRunTournamentDrain(t *testing.T) {
 		return c.onResult(ctx, p, res)
 	}
 	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Drain: drain}, onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2, Drain: drain}, onResult)
 	if !errors.Is(err, ErrDrained) {
 		t.Errorf("error %v, want ErrDrained", err)
 	}
@@ -168,7 +169,7 @@ func TestRunTournamentCancelledMidGame(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- e.ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-			Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2}, c.onResult)
+			Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2}, c.onResult)
 	}()
 	recv(t, asked)
 	recv(t, asked)
@@ -203,7 +204,7 @@ func TestRunTournamentAbsent(t *testing.T) {
 	sched = append(sched, Pairing{Index: 7, Round: 1, Players: []string{"carol", "dan"}})
 	c := newCollector(t)
 	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Wait: 30 * time.Millisecond}, c.onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2, Wait: 30 * time.Millisecond}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestRunTournamentAbsent(t *testing.T) {
 
 	t.Run("wait needs a lobby", func(t *testing.T) {
 		err := e.ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-			Schedule: sched, TC: TimeControl{PerMove: perMove}, Wait: time.Second}, nil)
+			Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Wait: time.Second}, nil)
 		if !errors.Is(err, ErrInvalidTournament) {
 			t.Errorf("error %v, want ErrInvalidTournament", err)
 		}
@@ -264,9 +265,9 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 		t.Cleanup(nc.Close)
 		return nc
 	}
-	clock := NewFakeClock(testStart)
-	e := &env{t: t, clock: clock, refNC: connect(), testNC: connect()}
-	e.ref, err = New(Config{Conn: e.refNC, Clock: clock})
+	fake := NewFakeClock(testStart)
+	e := &env{t: t, clock: fake, refNC: connect(), testNC: connect()}
+	e.ref, err = New(Config{Conn: e.refNC, Clock: fake})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-			Schedule: sched, TC: TimeControl{PerMove: perMove}}, c.onResult)
+			Schedule: sched, TC: clock.TimeControl{PerMove: perMove}}, c.onResult)
 	}()
 	recv(t, cut)
 	srv.Shutdown()
@@ -336,7 +337,7 @@ func TestRunTournamentWaitsForSubscription(t *testing.T) {
 	}
 	c := newCollector(t)
 	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Wait: 300 * time.Millisecond}, c.onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Wait: 300 * time.Millisecond}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
 	}

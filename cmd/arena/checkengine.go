@@ -13,10 +13,10 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
-	"github.com/arenaref/arena/referee"
 )
 
 // checkQuitTimeout is how long check-engine waits for the engine to exit after quit, and
@@ -54,11 +54,11 @@ func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *startTimeout <= 0 || *moveTime <= 0 {
 		return usagef("--start-timeout and --move-time must be positive")
 	}
-	clock, err := referee.ParseTimeControl(*clockSpec)
+	tc, err := clock.Parse(*clockSpec)
 	if err != nil {
 		return usagef("--clock: %v", err)
 	}
-	if clock.Base <= 0 {
+	if !tc.IsClock() {
 		return usagef("--clock %s: want a game clock such as 10+0.1 or 40/60 (--move-time is the time per move of the other checks)", *clockSpec)
 	}
 	var newDialect func() engine.Dialect
@@ -82,7 +82,7 @@ func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer
 
 	c := &checker{
 		argv: argv, g: g, newDialect: newDialect,
-		startTimeout: *startTimeout, moveTime: *moveTime, clock: clock,
+		startTimeout: *startTimeout, moveTime: *moveTime, clock: tc,
 		out: stdout, errOut: &engineStderr{w: stderr},
 	}
 	defer c.errOut.stop()
@@ -103,7 +103,7 @@ type checker struct {
 	newDialect   func() engine.Dialect
 	startTimeout time.Duration
 	moveTime     time.Duration
-	clock        referee.TimeControl // of the game on a clock
+	clock        clock.TimeControl // of the game on a clock
 	out          io.Writer
 	errOut       *engineStderr
 
@@ -244,20 +244,16 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 	rng := rand.New(rand.NewPCG(checkSeed, 1))
 	st := c.g.NewState()
 	var moves []string
-	left, own := c.clock.Base, 0
+	clk, own := clock.New(c.clock), 0
 	for !st.IsTerminal() && st.ToMove() >= 0 {
 		seat := st.ToMove()
 		legal := st.LegalMoves(seat, nil)
 		m := legal[rng.IntN(len(legal))]
 		if seat == 0 {
-			ms := left.Milliseconds()
-			cl := protocol.Clock{MoveMS: ms, RemainingMS: ms, IncrementMS: c.clock.Increment.Milliseconds()}
-			if n := c.clock.MovesPerPeriod; n > 0 {
-				cl.MovesToGo = n - own%n
-			}
+			left := clk.Budget()
 			begin := time.Now()
 			t := agent.Turn{GameID: "check-clock", Game: c.g, State: st.Clone(), Seat: seat, Legal: legal,
-				Moves: slices.Clone(moves), Clock: cl, Deadline: begin.Add(left)}
+				Moves: slices.Clone(moves), Clock: clk.Wire(), Deadline: begin.Add(left)}
 			mctx, cancel := context.WithDeadline(ctx, t.Deadline)
 			dec, err := c.dialect.Move(mctx, rec, t)
 			cancel()
@@ -272,14 +268,11 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 			if dec.Resign {
 				return at + ": the engine resigned: the game would be lost", false
 			}
-			if left -= used; left <= 0 {
-				return fmt.Sprintf("%s: the answer came %v after the clock ran out (forfeit: %s)", at, humantime.Round(-left), protocol.ReasonTimeForfeit), false
+			if used >= left { // the check allows no margin: the answer must come within the time left
+				return fmt.Sprintf("%s: the answer came %v after the clock ran out (forfeit: %s)", at, humantime.Round(used-left), protocol.ReasonTimeForfeit), false
 			}
+			clk.Charge(used)
 			own++
-			left += c.clock.Increment
-			if n := c.clock.MovesPerPeriod; n > 0 && own%n == 0 {
-				left += c.clock.Base
-			}
 			m = dec.Move
 		}
 		moves = append(moves, st.MoveString(m))
@@ -287,7 +280,7 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 			return fmt.Sprintf("cannot play %s: %v", st.MoveString(m), err), false // a bug of ours
 		}
 	}
-	msg := fmt.Sprintf("%d moves, %v left at the end of the game", own, humantime.Round(left))
+	msg := fmt.Sprintf("%d moves, %v left at the end of the game", own, humantime.Round(clk.Left()))
 	if k, ok := c.dialect.(interface{ Knows(string) bool }); ok && k.Knows("time_left") {
 		first, missing := rec.timeLeft()
 		if missing > 0 {

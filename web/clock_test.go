@@ -44,8 +44,11 @@ func TestGameClockMarginUsed(t *testing.T) {
 		t.Fatalf("%d moves, want %d", len(g.Moves), len(want))
 	}
 	for i, m := range g.Moves {
-		if m.ClockMS == nil || *m.ClockMS != want[i] {
-			t.Errorf("move %d (%v elapsed): clock_ms %v, want %v", i, elapsed[i], m.ClockMS, want[i])
+		switch {
+		case m.ClockMS == nil:
+			t.Errorf("move %d (%v elapsed): no clock_ms, want %v", i, elapsed[i], want[i])
+		case *m.ClockMS != want[i]:
+			t.Errorf("move %d (%v elapsed): clock_ms %v, want %v", i, elapsed[i], *m.ClockMS, want[i])
 		}
 	}
 }

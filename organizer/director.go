@@ -17,6 +17,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
@@ -148,7 +149,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 	if err != nil {
 		return fmt.Errorf("tournament %d: %w", id, err)
 	}
-	tc, err := referee.ParseTimeControl(s.TimeControl)
+	tc, err := clock.Parse(s.TimeControl)
 	if err != nil {
 		return fmt.Errorf("tournament %d: %w", id, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
@@ -86,7 +87,7 @@ func checkArchive(data []byte) (archive.Manifest, []byte, error) {
 	if err != nil {
 		return archive.Manifest{}, nil, err
 	}
-	m, err := archive.ParseManifest(archive.ManifestName, text)
+	m, err := archive.ParseManifest(archive.ManifestName, text, engine.Names())
 	if err == nil {
 		err = CheckEngineManifest(m)
 	}
@@ -96,15 +97,19 @@ func checkArchive(data []byte) (archive.Manifest, []byte, error) {
 	return m, text, nil
 }
 
-// CheckEngineManifest checks what a manifest says against this program: its games are
-// registered, and an NBoard engine plays Othello.
+// CheckEngineManifest checks what a manifest says against this program: its protocol is
+// registered, and its games are registered and played by the protocol (engine.Protocol).
 func CheckEngineManifest(m archive.Manifest) error {
+	proto, err := engine.Lookup(m.Protocol)
+	if err != nil {
+		return fmt.Errorf("%w: %s: protocol %v", archive.ErrRefused, archive.ManifestName, err)
+	}
 	for _, g := range m.Games {
 		if _, err := game.Lookup(g); err != nil {
 			return fmt.Errorf("%w: %s: game %q: %v", archive.ErrRefused, archive.ManifestName, g, err)
 		}
-		if m.Protocol == "nboard" && g != "othello" {
-			return fmt.Errorf("%w: %s: the nboard protocol plays Othello only, not %s", archive.ErrRefused, archive.ManifestName, g)
+		if err := proto.CheckGame(g); err != nil {
+			return fmt.Errorf("%w: %s: %v", archive.ErrRefused, archive.ManifestName, err)
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
@@ -113,7 +114,7 @@ type ladderRun struct {
 	id       int64
 	s        Spec
 	g        game.Game
-	tc       referee.TimeControl
+	tc       clock.TimeControl
 	deadline time.Time
 	log      zerolog.Logger
 	rng      *rand.Rand
@@ -162,7 +163,7 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 	if err != nil {
 		return fmt.Errorf("ladder %d: %w", t.ID, err)
 	}
-	tc, err := referee.ParseTimeControl(s.TimeControl)
+	tc, err := clock.Parse(s.TimeControl)
 	if err != nil {
 		return fmt.Errorf("ladder %d: %w", t.ID, err)
 	}

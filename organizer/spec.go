@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
@@ -294,7 +295,7 @@ func specKeys() []string {
 type Plan struct {
 	Spec     Spec
 	game     game.Game
-	tc       referee.TimeControl
+	tc       clock.TimeControl
 	schedule []tournament.Pairing
 	openings [][]string // the opening lines; a ladder keeps them for its final phase
 }
@@ -430,8 +431,8 @@ func (s Spec) checkPlayers(g game.Game, external bool) (map[string]bool, error) 
 }
 
 // checkSettings checks the settings every format shares and returns the time control.
-func (s Spec) checkSettings() (referee.TimeControl, error) {
-	tc, err := referee.ParseTimeControl(s.TimeControl)
+func (s Spec) checkSettings() (clock.TimeControl, error) {
+	tc, err := clock.Parse(s.TimeControl)
 	if err != nil {
 		return tc, fmt.Errorf("time_control: %v", err)
 	}

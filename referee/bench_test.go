@@ -54,6 +54,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/game/clock"
 	_ "github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
@@ -275,7 +276,7 @@ func BenchmarkTurn(b *testing.B) {
 			r := realReferee(b, e, 0)
 			players := pairs(e, conc)
 			bare := newEcho(b, e, conc)
-			m := Match{Game: lookup(b, testgame.CountName+":target=200"), TC: TimeControl{PerMove: 10 * time.Second}}
+			m := Match{Game: lookup(b, testgame.CountName+":target=200"), TC: clock.TimeControl{PerMove: 10 * time.Second}}
 			var overhead, rtt, wake, work []time.Duration
 			var mu sync.Mutex
 			r.overheadHook = func(wait, w time.Duration) {
@@ -328,7 +329,7 @@ func BenchmarkGamesPerSecond(b *testing.B) {
 					players = runtimePairs(b, e.refNC.ConnectedUrl(), conc)
 				}
 				bare := newEcho(b, e, conc)
-				m := Match{Game: lookup(b, "othello"), TC: TimeControl{PerMove: 10 * time.Second}}
+				m := Match{Game: lookup(b, "othello"), TC: clock.TimeControl{PerMove: 10 * time.Second}}
 				games, plies := 0, 0
 				spent := measure(b, r, m, players, bare, func(res Result) {
 					games++
@@ -361,7 +362,7 @@ func BenchmarkForfeitLatency(b *testing.B) {
 	e.player("bob", firstLegal)
 	// Drain the silent player's channel so it never blocks.
 	m := Match{GameID: "late", Game: lookup(b, testgame.CountName), Players: []string{"mute", "bob"},
-		TC: TimeControl{PerMove: 5 * time.Millisecond}}
+		TC: clock.TimeControl{PerMove: 5 * time.Millisecond}}
 	for b.Loop() {
 		res, err := r.Play(context.Background(), m)
 		if err != nil || res.Reason != protocol.ReasonTimeForfeit {
@@ -389,7 +390,7 @@ func BenchmarkFalseForfeits(b *testing.B) {
 			e.player("alice", slow)
 			e.player("bob", slow)
 			m := Match{Game: lookup(b, testgame.CountName+":target=1000"), Players: []string{"alice", "bob"},
-				TC: TimeControl{PerMove: budget}}
+				TC: clock.TimeControl{PerMove: budget}}
 			moves, forfeits, games := 0, 0, 0
 			var worst time.Duration
 			b.ResetTimer()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
@@ -34,7 +35,7 @@ func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 func TestPlayGameClock(t *testing.T) {
 	cases := []struct {
 		name         string
-		tc           TimeControl
+		tc           clock.TimeControl
 		think        [2]time.Duration
 		sent         [2][]clk           // what each seat is told before each of its moves
 		after        [2][]time.Duration // MoveRecord.Clock of each seat's moves
@@ -43,7 +44,7 @@ func TestPlayGameClock(t *testing.T) {
 		detailAlt    string // the same lateness, judged on the reply's arrival rather than at the deadline
 	}{
 		{
-			name: "increment", tc: TimeControl{Base: time.Second, Increment: 100 * time.Millisecond},
+			name: "increment", tc: clock.TimeControl{Base: time.Second, Increment: 100 * time.Millisecond},
 			think: [2]time.Duration{ms(300), ms(50)},
 			sent: [2][]clk{
 				{{1000, 1000, 100}, {800, 800, 100}, {600, 600, 100}},
@@ -53,7 +54,7 @@ func TestPlayGameClock(t *testing.T) {
 			reason: protocol.ReasonNormal,
 		},
 		{
-			name: "periods", tc: TimeControl{Base: time.Second, MovesPerPeriod: 2},
+			name: "periods", tc: clock.TimeControl{Base: time.Second, MovesPerPeriod: 2},
 			think: [2]time.Duration{ms(400), ms(100)},
 			sent: [2][]clk{
 				{{1000, 1000, 0}, {600, 600, 0}, {1200, 1200, 0}},
@@ -65,7 +66,7 @@ func TestPlayGameClock(t *testing.T) {
 		{
 			// 520ms of a 500ms clock is inside the 50ms margin: the clock stops at zero,
 			// and the increment is all the next move has.
-			name: "margin used", tc: TimeControl{Base: ms(500), Increment: ms(20)},
+			name: "margin used", tc: clock.TimeControl{Base: ms(500), Increment: ms(20)},
 			think: [2]time.Duration{ms(520), ms(1)},
 			sent: [2][]clk{
 				{{500, 500, 20}, {20, 20, 20}},
@@ -77,7 +78,7 @@ func TestPlayGameClock(t *testing.T) {
 			detailAlt:    "450ms later than the 20ms left on its clock+50ms",
 		},
 		{
-			name: "flag falls", tc: TimeControl{Base: ms(500)},
+			name: "flag falls", tc: clock.TimeControl{Base: ms(500)},
 			think: [2]time.Duration{ms(300), ms(10)},
 			sent: [2][]clk{
 				{{500, 500, 0}, {200, 200, 0}},
@@ -164,7 +165,7 @@ func TestPlayOverheadIsNotCharged(t *testing.T) {
 	e.player("bob", thinker(e, ms(10), &mu, &clocks[1]))
 	m := countMatch(t, "g1", "alice", "bob")
 	m.Game = slowGame{m.Game, e.clock, ms(5)}
-	m.TC = TimeControl{Base: time.Second}
+	m.TC = clock.TimeControl{Base: time.Second}
 	res, err := e.ref.Play(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +235,7 @@ func TestPlayOpening(t *testing.T) {
 		e.player("even", func(req protocol.TurnRequest) []byte { return reply(req, "H") })
 		e.player("odd", func(req protocol.TurnRequest) []byte { return reply(req, "H") })
 		res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
-			Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}, Opening: []string{"T,H", "T, T"}})
+			Players: []string{"even", "odd"}, TC: clock.TimeControl{PerMove: perMove}, Opening: []string{"T,H", "T, T"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +267,7 @@ func TestPlayInvalidOpening(t *testing.T) {
 		})
 	}
 	_, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
-		Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}, Opening: []string{"H"}})
+		Players: []string{"even", "odd"}, TC: clock.TimeControl{PerMove: perMove}, Opening: []string{"H"}})
 	if !errors.Is(err, ErrInvalidMatch) || !strings.Contains(err.Error(), "needs 2 moves") {
 		t.Errorf("one move for a joint turn: error %v", err)
 	}
@@ -276,14 +277,14 @@ func TestPlayInvalidTimeControl(t *testing.T) {
 	e := newEnv(t)
 	cases := []struct {
 		name string
-		tc   TimeControl
+		tc   clock.TimeControl
 		want string
 	}{
-		{"tiny base", TimeControl{Base: time.Microsecond}, "at least 1ms"},
-		{"both", TimeControl{Base: time.Second, PerMove: time.Second}, "choose one"},
-		{"negative increment", TimeControl{Base: time.Second, Increment: -1}, "negative"},
-		{"increment per move", TimeControl{PerMove: time.Second, Increment: 1}, "need a clock"},
-		{"period per move", TimeControl{PerMove: time.Second, MovesPerPeriod: 40}, "need a clock"},
+		{"tiny base", clock.TimeControl{Base: time.Microsecond}, "at least 1ms"},
+		{"both", clock.TimeControl{Base: time.Second, PerMove: time.Second}, "choose one"},
+		{"negative increment", clock.TimeControl{Base: time.Second, Increment: -1}, "negative"},
+		{"increment per move", clock.TimeControl{PerMove: time.Second, Increment: 1}, "need a clock"},
+		{"period per move", clock.TimeControl{PerMove: time.Second, MovesPerPeriod: 40}, "need a clock"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -304,15 +305,15 @@ func TestPlayInvalidTimeControl(t *testing.T) {
 func TestRequestClockKind(t *testing.T) {
 	cases := []struct {
 		name      string
-		tc        TimeControl
+		tc        clock.TimeControl
 		perMove   bool
 		movesToGo [2][]int // per seat, before each of its moves
 	}{
-		{"per move", TimeControl{PerMove: time.Second}, true, [2][]int{{0, 0, 0}, {0, 0}}},
-		{"increment", TimeControl{Base: time.Second, Increment: ms(100)}, false, [2][]int{{0, 0, 0}, {0, 0}}},
-		{"no increment", TimeControl{Base: time.Second}, false, [2][]int{{0, 0, 0}, {0, 0}}},
-		{"periods of 2", TimeControl{Base: time.Second, MovesPerPeriod: 2}, false, [2][]int{{2, 1, 2}, {2, 1}}},
-		{"periods of 40", TimeControl{Base: time.Second, MovesPerPeriod: 40, Increment: ms(10)}, false, [2][]int{{40, 39, 38}, {40, 39}}},
+		{"per move", clock.TimeControl{PerMove: time.Second}, true, [2][]int{{0, 0, 0}, {0, 0}}},
+		{"increment", clock.TimeControl{Base: time.Second, Increment: ms(100)}, false, [2][]int{{0, 0, 0}, {0, 0}}},
+		{"no increment", clock.TimeControl{Base: time.Second}, false, [2][]int{{0, 0, 0}, {0, 0}}},
+		{"periods of 2", clock.TimeControl{Base: time.Second, MovesPerPeriod: 2}, false, [2][]int{{2, 1, 2}, {2, 1}}},
+		{"periods of 40", clock.TimeControl{Base: time.Second, MovesPerPeriod: 40, Increment: ms(10)}, false, [2][]int{{40, 39, 38}, {40, 39}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -385,7 +386,7 @@ func TestTimeForfeitRecordsLateness(t *testing.T) {
 			})
 			e.player("bob", lastLegal)
 			m := countMatch(t, "g1", "alice", "bob")
-			m.TC = TimeControl{PerMove: 50 * time.Millisecond}
+			m.TC = clock.TimeControl{PerMove: 50 * time.Millisecond}
 			res, err := ref.Play(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)

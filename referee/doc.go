@@ -51,12 +51,12 @@
 //
 // # Time
 //
-// Under a per-move time control (TimeControl.PerMove) each turn has PerMove plus the
+// Under a per-move time control (clock.TimeControl.PerMove) each turn has PerMove plus the
 // transport margin of the Config, counted from just before the request is sent; the
 // request's clock says PerMove as both the time for the move and the time remaining.
 //
-// Under a game clock (TimeControl.Base) each seat starts with Base. A turn request tells
-// the seat its whole remaining time as the time for this move and as the remaining time,
+// Under a game clock (clock.TimeControl.Base) each seat starts with Base. A turn request
+// tells the seat its whole remaining time as the time for this move and as the remaining time,
 // and the increment; the deadline is the remaining time plus the margin. The time charged
 // to the seat is the time from just before the request was sent to the arrival of its
 // reply, so the referee's own work (judging, applying the move, encoding the next request)
@@ -65,6 +65,8 @@
 // used part of the margin, then the increment is added, and, with MovesPerPeriod, Base
 // again after every MovesPerPeriod moves of that seat. A reply later than the remaining
 // time plus the margin loses on time. MoveRecord.Clock and Result.Clocks keep the clocks.
+// The charging rule is game/clock's (clock.Clock), so that the web view, the engine checker
+// and the agent conformance suite count a clock as the referee does.
 //
 // # Openings
 //
@@ -131,7 +133,7 @@
 //
 // # Time in tests
 //
-// Everything the referee times goes through its Clock. Tests give it a FakeClock, advance
-// it by hand and wait for the referee's timers with FakeClock.BlockUntil, so that no test
-// sleeps.
+// Everything the referee times goes through its Clock. Tests give it a FakeClock (in
+// fakeclock_test.go: test code, not part of the package), advance it by hand and wait for
+// the referee's timers with FakeClock.BlockUntil, so that no test sleeps.
 package referee

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
@@ -176,7 +177,7 @@ func TestLobbyFlood(t *testing.T) {
 			}
 			go func() {
 				done <- ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-					Schedule: sched, TC: TimeControl{PerMove: 500 * time.Millisecond}, Concurrency: 2,
+					Schedule: sched, TC: clock.TimeControl{PerMove: 500 * time.Millisecond}, Concurrency: 2,
 					Wait: wait, Drain: drain}, onResult)
 			}()
 			recv(t, firstGame)

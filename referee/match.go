@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 )
@@ -164,29 +165,12 @@ func (r *Referee) ID() string { return r.id }
 // Margin returns the transport margin added to every deadline.
 func (r *Referee) Margin() time.Duration { return r.margin }
 
-// TimeControl is the time the players have: either a fixed time for every move
-// (PerMove), or a game clock per seat (Base, with Increment added after each move and,
-// when MovesPerPeriod is set, Base added again every MovesPerPeriod moves). ParseTimeControl
-// reads the usual text forms.
-type TimeControl struct {
-	// PerMove is the time for each move, at least a millisecond, when Base is zero. The
-	// referee allows PerMove plus its transport margin before it declares a time forfeit.
-	PerMove time.Duration
-	// Base is each seat's starting time on a game clock.
-	Base time.Duration
-	// Increment is added to a seat's clock after each of its moves.
-	Increment time.Duration
-	// MovesPerPeriod, with Base, gives each seat Base more time after every
-	// MovesPerPeriod of its moves (the "40/60" form); 0 means the whole game is one period.
-	MovesPerPeriod int
-}
-
 // Match is one game to play.
 type Match struct {
 	GameID   string    // unique id, a protocol.ValidName; it names the event subject
 	Game     game.Game // the game, options applied
 	Players  []string  // player names by seat, each a protocol.ValidName
-	TC       TimeControl
+	TC       clock.TimeControl
 	MaxPlies int // a game still running after this many plies (opening included) is a draw; 0 means no limit
 	Round    int // the tournament round, for the record; 0 outside tournaments
 	// Margin is the transport margin for this game; zero means the referee's (Config.Margin).
@@ -275,7 +259,7 @@ func checkMatch(m Match) error {
 			return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
 		}
 	}
-	if err := checkTimeControl(m.TC); err != nil {
+	if err := m.TC.Check(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
 	}
 	if m.Margin < 0 || m.Wait < 0 {
@@ -291,30 +275,6 @@ func checkMatch(m Match) error {
 		if _, err := playOpening(m.Game.NewState(), len(seats), m.Opening); err != nil {
 			return fmt.Errorf("%w: %w", ErrInvalidMatch, err)
 		}
-	}
-	return nil
-}
-
-// checkTimeControl returns an error when tc is neither a usable per-move limit nor a usable
-// game clock.
-func checkTimeControl(tc TimeControl) error {
-	if tc.PerMove < 0 || tc.Base < 0 || tc.Increment < 0 || tc.MovesPerPeriod < 0 {
-		return fmt.Errorf("time control %+v has a negative field", tc)
-	}
-	if tc.IsClock() {
-		if tc.Base < time.Millisecond {
-			return fmt.Errorf("clock base time %v must be at least 1ms", tc.Base)
-		}
-		if tc.PerMove != 0 {
-			return fmt.Errorf("time control has both a time per move (%v) and a clock (%v): choose one", tc.PerMove, tc)
-		}
-		return nil
-	}
-	if tc.PerMove < time.Millisecond {
-		return fmt.Errorf("time per move %v must be at least 1ms", tc.PerMove)
-	}
-	if tc.Increment != 0 || tc.MovesPerPeriod != 0 {
-		return fmt.Errorf("an increment or moves per period need a clock base time")
 	}
 	return nil
 }
@@ -405,13 +365,7 @@ func (r *Referee) newRun(m Match) *run {
 	if m.Margin > 0 {
 		g.margin = m.Margin
 	}
-	if m.TC.IsClock() {
-		g.clock = make([]time.Duration, n)
-		g.movesBy = make([]int, n)
-		for i := range g.clock {
-			g.clock[i] = m.TC.Base
-		}
-	}
+	g.clocks = clock.Seats(m.TC, n)
 	g.res = Result{
 		GameID:  m.GameID,
 		Game:    m.Game.Name(),
@@ -433,8 +387,7 @@ type run struct {
 	res    Result
 	log    zerolog.Logger
 
-	clock   []time.Duration // time left by seat on a game clock; nil under a per-move limit
-	movesBy []int           // moves made by seat, for periods
+	clocks []clock.Clock // by seat
 
 	// moved records the seats that have answered a turn in this game: a seat that did and
 	// then has nobody listening has disconnected.
@@ -583,30 +536,28 @@ func (g *run) opening() error {
 }
 
 // budget is the time the seat has for its next move, not counting the margin.
-func (g *run) budget(seat int) time.Duration {
-	if g.clock != nil {
-		return g.clock[seat]
-	}
-	return g.m.TC.PerMove
-}
+func (g *run) budget(seat int) time.Duration { return g.clocks[seat].Budget() }
 
 // limit is the seat's deadline for its next move, counted from just before the request.
 func (g *run) limit(seat int) time.Duration { return g.budget(seat) + g.margin }
 
-// charge takes a move's elapsed time off the seat's game clock and adds what the time
-// control gives after a move. A reply that used part of the margin leaves the clock at
-// zero, not below: the margin is the transport's, and a clock at zero still gets the
-// increment.
+// charge takes a move's elapsed time off the seat's game clock, by the one clock rule
+// (clock.Clock.Charge: a reply that used part of the margin leaves the clock at zero, not
+// below), and returns what is left; zero under a per-move limit.
 func (g *run) charge(seat int, elapsed time.Duration) time.Duration {
-	if g.clock == nil {
-		return 0
+	return g.clocks[seat].Charge(elapsed)
+}
+
+// clocksLeft is the time left on each seat's game clock, by seat; nil under a per-move
+// limit.
+func (g *run) clocksLeft() []time.Duration {
+	if !g.m.TC.IsClock() {
+		return nil
 	}
-	left := max(g.clock[seat]-elapsed, 0) + g.m.TC.Increment
-	g.movesBy[seat]++
-	if n := g.m.TC.MovesPerPeriod; n > 0 && g.movesBy[seat]%n == 0 {
-		left += g.m.TC.Base
+	left := make([]time.Duration, len(g.clocks))
+	for i := range g.clocks {
+		left[i] = g.clocks[i].Left()
 	}
-	g.clock[seat] = left
 	return left
 }
 
@@ -751,22 +702,13 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 		texts = append(texts, g.st.MoveString(m))
 	}
 	g.texts = texts
-	ms := g.budget(int(seat)).Milliseconds()
 	req := protocol.TurnRequest{
 		V: protocol.Version, Type: protocol.TypeTurn,
 		GameID: g.m.GameID, Game: g.res.Game,
 		Seat: int(seat), SeatName: g.seats[seat],
 		Ply: g.st.Ply(), Position: g.position(),
 		Legal: texts, Moves: g.hist,
-		Clock: protocol.Clock{MoveMS: ms, RemainingMS: ms},
-	}
-	if g.clock == nil {
-		req.Clock.PerMove = true
-	} else {
-		req.Clock.IncrementMS = g.m.TC.Increment.Milliseconds()
-		if n := g.m.TC.MovesPerPeriod; n > 0 {
-			req.Clock.MovesToGo = n - g.movesBy[seat]%n
-		}
+		Clock: g.clocks[seat].Wire(),
 	}
 	if o, ok := g.st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))
@@ -786,8 +728,8 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 // significant digits, rounded down, so that a late reply's time, written with
 // humantime.RoundAbove, is always more than the allowance as written.
 func (g *run) timeText(seat int) string {
-	if g.clock != nil {
-		return fmt.Sprintf("the %v left on its clock+%v", humantime.Truncate(g.clock[seat]), humantime.Truncate(g.margin))
+	if g.m.TC.IsClock() {
+		return fmt.Sprintf("the %v left on its clock+%v", humantime.Truncate(g.clocks[seat].Left()), humantime.Truncate(g.margin))
 	}
 	return fmt.Sprintf("%v+%v", humantime.Truncate(g.m.TC.PerMove), humantime.Truncate(g.margin))
 }
@@ -952,7 +894,7 @@ func (g *run) finish(reason, detail string, forfeit int, rets []float64) (Result
 	g.res.Result = game.ResultString(g.res.Scores)
 	g.res.Reason, g.res.Detail, g.res.Forfeit = reason, detail, forfeit
 	g.res.FinalPosition = g.position()
-	g.res.Clocks = slices.Clone(g.clock)
+	g.res.Clocks = g.clocksLeft()
 	g.res.Ended = g.r.clock.Now()
 	for seat, p := range g.m.Players {
 		g.publish(protocol.GameSubject(p), protocol.GameNotice{
@@ -994,7 +936,7 @@ func (g *run) void() (Result, error) {
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = "void: the referee's connection to NATS dropped during the game"
 	g.res.FinalPosition = g.position()
-	g.res.Clocks = slices.Clone(g.clock)
+	g.res.Clocks = g.clocksLeft()
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
 	g.log.Warn().Msg("game void: the referee's connection dropped during it; it must be replayed")
@@ -1010,7 +952,7 @@ func (g *run) abort(cause error) (Result, error) {
 	g.res.Reason = protocol.ReasonAborted
 	g.res.Detail = cause.Error()
 	g.res.FinalPosition = g.position()
-	g.res.Clocks = slices.Clone(g.clock)
+	g.res.Clocks = g.clocksLeft()
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
 	g.log.Warn().Err(cause).Msg("game aborted")

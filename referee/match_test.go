@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 )
@@ -24,7 +25,7 @@ const (
 )
 
 func countMatch(t testing.TB, id string, players ...string) Match {
-	return Match{GameID: id, Game: lookup(t, testgame.CountName), Players: players, TC: TimeControl{PerMove: perMove}}
+	return Match{GameID: id, Game: lookup(t, testgame.CountName), Players: players, TC: clock.TimeControl{PerMove: perMove}}
 }
 
 func TestPlayNormalGame(t *testing.T) {
@@ -260,8 +261,9 @@ func TestPlayReplyAtDeadlineIsInTime(t *testing.T) {
 
 // judgeRun is a game of testcount between alice and bob at count, for judge's tests.
 func judgeRun(t testing.TB, count int) *run {
+	m := countMatch(t, "g1", "alice", "bob")
 	return &run{
-		r: &Referee{margin: DefaultMargin}, margin: DefaultMargin, m: countMatch(t, "g1", "alice", "bob"),
+		r: &Referee{margin: DefaultMargin}, margin: DefaultMargin, m: m, clocks: clock.Seats(m.TC, 2),
 		seats: []string{"first", "second"}, st: &testgame.CountState{Count: count}, moved: make([]bool, 2),
 	}
 }
@@ -414,7 +416,7 @@ func TestPlaySimultaneous(t *testing.T) {
 		evSub := e.subscribe(protocol.EventSubject("s1"))
 		noticeSub := e.subscribe(protocol.GameSubject("even"))
 		res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
-			Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}})
+			Players: []string{"even", "odd"}, TC: clock.TimeControl{PerMove: perMove}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -464,7 +466,7 @@ func TestPlaySimultaneous(t *testing.T) {
 			e.player("even", func(req protocol.TurnRequest) []byte { return reply(req, tc.even) })
 			e.player("odd", func(req protocol.TurnRequest) []byte { return reply(req, tc.odd) })
 			res, err := e.ref.Play(context.Background(), Match{GameID: "s1", Game: lookup(t, testgame.PenniesName),
-				Players: []string{"even", "odd"}, TC: TimeControl{PerMove: perMove}})
+				Players: []string{"even", "odd"}, TC: clock.TimeControl{PerMove: perMove}})
 			if err != nil {
 				t.Fatal(err)
 			}

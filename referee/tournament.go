@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/tournament"
@@ -20,7 +21,7 @@ type Tournament struct {
 	ID       string // a protocol.ValidName; game ids are ID-Index
 	Game     game.Game
 	Schedule []tournament.Pairing // each pairing's Opening is played before its players take over
-	TC       TimeControl
+	TC       clock.TimeControl
 	MaxPlies int // see Match.MaxPlies
 	// Concurrency is how many games are played at once; 0 means 1. A player may be in
 	// several of them at once.

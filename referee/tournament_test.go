@@ -16,6 +16,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
@@ -91,7 +92,7 @@ func TestRunTournamentConcurrent(t *testing.T) {
 	}
 	c := newCollector(t)
 	err = e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: conc}, c.onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: conc}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestRunTournamentSkip(t *testing.T) {
 	sched, _ := tournament.RoundRobin([]string{"alice", "bob", "carol"}, 1)
 	c := newCollector(t)
 	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2,
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2,
 		Skip: func(i int) bool { return i%2 == 0 }}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +149,7 @@ func TestRunTournamentDrain(t *testing.T) {
 		return c.onResult(ctx, p, res)
 	}
 	err := e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Drain: drain}, onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2, Drain: drain}, onResult)
 	if !errors.Is(err, ErrDrained) {
 		t.Errorf("error %v, want ErrDrained", err)
 	}
@@ -171,7 +172,7 @@ func TestRunTournamentCancelledMidGame(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- e.ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-			Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2}, c.onResult)
+			Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2}, c.onResult)
 	}()
 	recv(t, asked)
 	recv(t, asked)
@@ -206,7 +207,7 @@ func TestRunTournamentAbsent(t *testing.T) {
 	sched = append(sched, tournament.Pairing{Index: 7, Round: 1, Players: []string{"carol", "dan"}})
 	c := newCollector(t)
 	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Concurrency: 2, Wait: 30 * time.Millisecond}, c.onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Concurrency: 2, Wait: 30 * time.Millisecond}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestRunTournamentAbsent(t *testing.T) {
 
 	t.Run("wait needs a lobby", func(t *testing.T) {
 		err := e.ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-			Schedule: sched, TC: TimeControl{PerMove: perMove}, Wait: time.Second}, nil)
+			Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Wait: time.Second}, nil)
 		if !errors.Is(err, ErrInvalidTournament) {
 			t.Errorf("error %v, want ErrInvalidTournament", err)
 		}
@@ -267,9 +268,9 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 		t.Cleanup(nc.Close)
 		return nc
 	}
-	clock := NewFakeClock(testStart)
-	e := &env{t: t, clock: clock, refNC: connect(), testNC: connect()}
-	e.ref, err = New(Config{Conn: e.refNC, Clock: clock})
+	fake := NewFakeClock(testStart)
+	e := &env{t: t, clock: fake, refNC: connect(), testNC: connect()}
+	e.ref, err = New(Config{Conn: e.refNC, Clock: fake})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- e.ref.RunTournament(context.Background(), Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-			Schedule: sched, TC: TimeControl{PerMove: perMove}}, c.onResult)
+			Schedule: sched, TC: clock.TimeControl{PerMove: perMove}}, c.onResult)
 	}()
 	recv(t, cut)
 	srv.Shutdown()
@@ -339,7 +340,7 @@ func TestRunTournamentWaitsForSubscription(t *testing.T) {
 	}
 	c := newCollector(t)
 	err = ref.RunTournament(ctx, Tournament{ID: "t1", Game: lookup(t, testgame.CountName),
-		Schedule: sched, TC: TimeControl{PerMove: perMove}, Wait: 300 * time.Millisecond}, c.onResult)
+		Schedule: sched, TC: clock.TimeControl{PerMove: perMove}, Wait: 300 * time.Millisecond}, c.onResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestRunTournament(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: TimeControl{PerMove: perMove}}
+	tour := Tournament{ID: "t1", Game: lookup(t, testgame.CountName), Schedule: sched, TC: clock.TimeControl{PerMove: perMove}}
 
 	t.Run("forfeits do not stop it", func(t *testing.T) {
 		var got []Result

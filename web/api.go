@@ -3,14 +3,15 @@ package web
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
-	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 )
 
@@ -316,31 +317,27 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 }
 
 // addClocks sets each move's ClockMS under a game clock given as tc (referee's
-// notation); under a time per move, or a tc it cannot read, it sets nothing.
+// notation), counted by the referee's own rule (clock.Clock.Charge: a reply that used part
+// of the margin leaves its clock at zero plus the increment); under a time per move, or a
+// tc it cannot read, it sets nothing.
 func addClocks(moves []moveJSON, tc string, seats int) {
-	c, err := referee.ParseTimeControl(tc)
-	if err != nil || c.Base <= 0 || seats < 1 {
+	c, err := clock.Parse(tc)
+	if err != nil || !c.IsClock() || seats < 1 {
 		return
 	}
-	left := make([]float64, seats)
-	made := make([]int, seats)
-	for i := range left {
-		left[i] = ms(c.Base)
-	}
+	clocks := clock.Seats(c, seats)
 	for i := range moves {
 		s := moves[i].Seat
 		if s < 0 || s >= seats {
 			continue
 		}
-		left[s] += ms(c.Increment) - moves[i].ElapsedMS
-		made[s]++
-		if c.MovesPerPeriod > 0 && made[s]%c.MovesPerPeriod == 0 {
-			left[s] += ms(c.Base)
-		}
-		v := left[s]
+		v := ms(clocks[s].Charge(fromMS(moves[i].ElapsedMS)))
 		moves[i].ClockMS = &v
 	}
 }
+
+// fromMS is the duration ms wrote as milliseconds.
+func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
 
 // recordedGameJSON is a recorded game with the position after every move.
 func recordedGameJSON(g store.Game) gameJSON {

@@ -195,6 +195,9 @@ func TestAddClocks(t *testing.T) {
 		{"100ms", moves(50, 60), []float64{-1, -1}},
 		{"1+0.1", moves(300, 200, 400), []float64{800, 900, 500}},
 		{"2/1", moves(100, 100, 100, 100, 100), []float64{900, 900, 1800, 1800, 1700}},
+		// A reply inside the margin, after the clock ran out: the referee stops the clock at
+		// zero before the increment.
+		{"1+0.1", moves(1200, 200, 50.5), []float64{100, 900, 149.5}},
 		{"nonsense", moves(1), []float64{-1}},
 	}
 	for _, tt := range tests {

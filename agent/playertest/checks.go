@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 )
 
 // unknownSetting is the setting no agent knows.
@@ -129,7 +130,7 @@ func checkClose(t *testing.T, e *env) error {
 	if err != nil {
 		return fmt.Errorf("%s: making the agent with settings %v: %v", e.who(), params, err)
 	}
-	m := &match{e: e, a: a, id: "close", seat: 0, rng: rand.New(rand.NewPCG(1, 1)), tc: timeControl{perMove: PlayMove}}
+	m := &match{e: e, a: a, id: "close", seat: 0, rng: rand.New(rand.NewPCG(1, 1)), tc: clock.TimeControl{PerMove: PlayMove}}
 	_, playErr := m.play(t.Context())
 	if err := closeAgent(a); err != nil {
 		return errors.Join(playErr, fmt.Errorf("%s: %v", e.who(), err))
@@ -255,7 +256,7 @@ func checkClock(t *testing.T, e *env) error {
 	for seat := range e.game.Seats() {
 		m := &match{e: e, a: a, id: "clock-" + strconv.Itoa(seat), seat: game.Seat(seat),
 			rng: rand.New(rand.NewPCG(3, uint64(seat))),
-			tc:  timeControl{base: ClockBase, inc: ClockIncrement, strict: true}}
+			tc:  clock.TimeControl{Base: ClockBase, Increment: ClockIncrement}, strict: true}
 		start := time.Now()
 		hist, err := m.play(t.Context())
 		if err != nil {
@@ -279,7 +280,7 @@ func checkLegal(t *testing.T, e *env) error {
 				opening = 1 + rng.IntN(10)
 			}
 			m := &match{e: e, a: a, id: fmt.Sprintf("legal-%d-%d", seat, k), seat: game.Seat(seat), opening: opening,
-				rng: rng, tc: timeControl{perMove: PlayMove}}
+				rng: rng, tc: clock.TimeControl{PerMove: PlayMove}}
 			hist, err := m.play(t.Context())
 			if err != nil {
 				return err
@@ -300,7 +301,7 @@ func checkConcurrent(t *testing.T, e *env) error {
 	var wg sync.WaitGroup
 	for i := range ConcurrentGames {
 		m := &match{e: e, a: a, id: "concurrent-" + strconv.Itoa(i), seat: game.Seat(i % len(e.game.Seats())),
-			opening: i, rng: rand.New(rand.NewPCG(5, uint64(i))), tc: timeControl{perMove: PlayMove}}
+			opening: i, rng: rand.New(rand.NewPCG(5, uint64(i))), tc: clock.TimeControl{PerMove: PlayMove}}
 		wg.Go(func() { _, errs[i] = m.play(t.Context()) })
 	}
 	wg.Wait()
@@ -321,7 +322,7 @@ func checkReproducible(t *testing.T, e *env) error {
 		var hist [2][]string
 		for i, x := range []agent.Agent{a, b} {
 			m := &match{e: e, a: x, id: "reproducible-" + strconv.Itoa(seat), seat: game.Seat(seat), opening: 2 + seat,
-				rng: rand.New(rand.NewPCG(6, uint64(seat))), tc: timeControl{perMove: ReproduceMove}}
+				rng: rand.New(rand.NewPCG(6, uint64(seat))), tc: clock.TimeControl{PerMove: ReproduceMove}}
 			h, err := m.play(t.Context())
 			if err != nil {
 				return err

@@ -12,20 +12,12 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/protocol"
 )
 
 // opponentName is the name of the random mover in game notices.
 const opponentName = "random-mover"
-
-// timeControl is the agent's time in one game: a time per move, or a game clock.
-type timeControl struct {
-	perMove   time.Duration // when base is zero
-	base, inc time.Duration
-	// strict fails a reply that comes more than Tolerance after its deadline (per move)
-	// or after the clock ran out (game clock).
-	strict bool
-}
 
 // reserve is the time the player runtime keeps back from a move time of move for the
 // reply's trip to the referee, with its default Reserve and no lag observed yet (see
@@ -76,15 +68,8 @@ func clockMove(c protocol.Clock) time.Duration { return time.Duration(c.MoveMS) 
 
 // perMoveClock is the clock of a turn under a per-move limit, as the referee writes it.
 func perMoveClock(d time.Duration) protocol.Clock {
-	ms := d.Milliseconds()
-	return protocol.Clock{MoveMS: ms, RemainingMS: ms, PerMove: true}
-}
-
-// gameClock is the clock of a turn on a game clock with left on it, as the referee
-// writes it.
-func gameClock(left, inc time.Duration) protocol.Clock {
-	ms := left.Milliseconds()
-	return protocol.Clock{MoveMS: ms, RemainingMS: ms, IncrementMS: inc.Milliseconds()}
+	c := clock.New(clock.TimeControl{PerMove: d})
+	return c.Wire()
 }
 
 // choose calls the agent as the runtime does, with a context ending at the deadline,
@@ -149,9 +134,12 @@ type match struct {
 	// opening is how many random plies are played, as a referee plays a match's opening,
 	// before anybody is asked; the game starts from the initial position when it is 0.
 	opening int
-	rng     *rand.Rand // the opening's and the random movers' choices
-	tc      timeControl
-	turns   int // the agent's turns so far
+	rng     *rand.Rand        // the opening's and the random movers' choices
+	tc      clock.TimeControl // the agent's time: a time per move, or a game clock
+	// strict fails a reply that comes more than Tolerance after its deadline (per move)
+	// or after the clock ran out (game clock).
+	strict bool
+	turns  int // the agent's turns so far
 }
 
 // play plays the game to its end, or to MaxPlies, telling the agent of its start and end
@@ -187,7 +175,7 @@ func (m *match) play(ctx context.Context) ([]string, error) {
 		st, hist = next, append(hist, text)
 	}
 
-	left := m.tc.base
+	clk := clock.New(m.tc) // the agent's, counted as the referee counts it
 	reason := protocol.ReasonNormal
 	for !st.IsTerminal() {
 		if st.Ply() >= MaxPlies {
@@ -203,12 +191,9 @@ func (m *match) play(ctx context.Context) ([]string, error) {
 			hist = append(hist, text)
 			continue
 		}
-		clock := perMoveClock(m.tc.perMove)
-		if m.tc.base > 0 {
-			clock = gameClock(left, m.tc.inc)
-		}
+		left := clk.Budget()
 		arrival := time.Now()
-		t, err := turnOf(g, m.id, st, m.seat, hist, clock, arrival)
+		t, err := turnOf(g, m.id, st, m.seat, hist, clk.Wire(), arrival)
 		if err != nil {
 			return nil, err
 		}
@@ -219,15 +204,15 @@ func (m *match) play(ctx context.Context) ([]string, error) {
 		if err := judge(t, d, err); err != nil {
 			return nil, turnFailure(e, t, err)
 		}
-		if m.tc.base > 0 {
-			if m.tc.strict && took > left+Tolerance {
+		if m.tc.IsClock() {
+			if m.strict && took > left+Tolerance {
 				return nil, turnFailure(e, t, fmt.Errorf("ran out of time: took %dms with %dms left on its clock (%v+%v, tolerance %v)",
-					took.Milliseconds(), left.Milliseconds(), m.tc.base, m.tc.inc, Tolerance))
+					took.Milliseconds(), left.Milliseconds(), m.tc.Base, m.tc.Increment, Tolerance))
 			}
-			left = max(left-took, 0) + m.tc.inc
-		} else if late := returned.Sub(t.Deadline); m.tc.strict && late > Tolerance {
+			clk.Charge(took)
+		} else if late := returned.Sub(t.Deadline); m.strict && late > Tolerance {
 			return nil, turnFailure(e, t, fmt.Errorf("replied %dms after its deadline (%v per move, the deadline %v before its end; tolerance %v)",
-				late.Milliseconds(), m.tc.perMove, reserve(m.tc.perMove), Tolerance))
+				late.Milliseconds(), m.tc.PerMove, reserve(m.tc.PerMove), Tolerance))
 		}
 		mine := st.MoveString(d.Move)
 		if toMove == game.Simultaneous {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
@@ -428,10 +429,10 @@ func TestNotices(t *testing.T) {
 func TestTurns(t *testing.T) {
 	for _, tc := range []struct {
 		g     game.Game
-		clock timeControl
+		clock clock.TimeControl
 	}{
-		{count, timeControl{perMove: 50 * time.Millisecond}},
-		{pennies, timeControl{base: time.Second, inc: 20 * time.Millisecond}},
+		{count, clock.TimeControl{PerMove: 50 * time.Millisecond}},
+		{pennies, clock.TimeControl{Base: time.Second, Increment: 20 * time.Millisecond}},
 	} {
 		t.Run(tc.g.Name(), func(t *testing.T) {
 			var errs []error
@@ -451,8 +452,8 @@ func TestTurns(t *testing.T) {
 				if d := turn.Deadline.Sub(arrival) - (move - reserve(move)); d > 0 {
 					fail("deadline %v after the turn for a move time of %v", turn.Deadline.Sub(arrival), move)
 				}
-				if turn.Clock.PerMove != (tc.clock.base == 0) || turn.Clock.RemainingMS != turn.Clock.MoveMS ||
-					turn.Clock.IncrementMS != tc.clock.inc.Milliseconds() || turn.Clock.MovesToGo != 0 {
+				if turn.Clock.PerMove != !tc.clock.IsClock() || turn.Clock.RemainingMS != turn.Clock.MoveMS ||
+					turn.Clock.IncrementMS != tc.clock.Increment.Milliseconds() || turn.Clock.MovesToGo != 0 {
 					fail("clock %+v", turn.Clock)
 				}
 				return agent.Decision{Move: turn.Legal[0]}, nil
@@ -490,4 +491,11 @@ func TestDeadline(t *testing.T) {
 			t.Errorf("clock %+v: deadline %v after the arrival, want %v", tc.clock, got, tc.want)
 		}
 	}
+}
+
+// gameClock is the clock of a turn on a game clock with left on it, as the referee
+// writes it.
+func gameClock(left, inc time.Duration) protocol.Clock {
+	ms := left.Milliseconds()
+	return protocol.Clock{MoveMS: ms, RemainingMS: ms, IncrementMS: inc.Milliseconds()}
 }

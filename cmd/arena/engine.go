@@ -16,18 +16,6 @@ import (
 	"github.com/arenaref/arena/protocol"
 )
 
-// engineDialects are the protocols --protocol accepts, by name. depth is --depth, which
-// only NBoard uses.
-func engineDialects(depth int) map[string]func() engine.Dialect {
-	return map[string]func() engine.Dialect{
-		"line": engine.NewLine,
-		"gtp":  engine.NewGTP,
-		"nboard": func() engine.Dialect {
-			return engine.NewNBoard(engine.NBoardDepth(depth))
-		},
-	}
-}
-
 // runEngine runs an external engine program as a player: "arena engine [flags] -- CMD
 // ARGS...". The engine is started at once, so that one that cannot start is reported
 // before the player says hello; it then answers one turn at a time (Concurrency 1), is
@@ -39,7 +27,7 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	name := fs.String("name", "", "player name, unique on the bus (required, unless --credentials gives it)")
 	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
 	gameSpec := fs.String("game", "othello", "the game the engine plays, with options (othello:size=6)")
-	proto := fs.String("protocol", "line", "the engine's protocol: line (docs/engines.md), gtp or nboard")
+	proto := fs.String("protocol", "line", "the engine's protocol: "+strings.Join(engine.Names(), ", ")+" (docs/engines.md)")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
 	commandTimeout := fs.Duration("command-timeout", engine.DefaultCommandTimeout, "time the engine has for each command that is not a move")
 	quitTimeout := fs.Duration("quit-timeout", engine.DefaultQuitTimeout, "time the engine has to exit after quit before its process group is killed")
@@ -69,21 +57,15 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	case *startTimeout <= 0 || *commandTimeout <= 0 || *quitTimeout <= 0 || *pingTimeout <= 0:
 		return usagef("--start-timeout, --command-timeout, --quit-timeout and --ping-timeout must be positive")
 	}
-	newDialect, ok := engineDialects(*depth)[*proto]
-	if !ok {
-		return usagef("--protocol %q: want line, gtp or nboard", *proto)
-	}
-	if *proto == "nboard" && (*depth < 1 || *depth > 60) {
-		return usagef("--depth %d: want 1 to 60", *depth)
-	}
 	g, err := game.Lookup(*gameSpec)
 	if err != nil {
 		return usagef("--game: %v", err)
 	}
-	base, _, _ := strings.Cut(g.Name(), ":")
-	if *proto == "nboard" && g.Name() != "othello" {
-		return usagef("--protocol nboard plays Othello on the 8x8 board only, not %s", g.Name())
+	newDialect, err := engineDialect(*proto, *depth, g)
+	if err != nil {
+		return err
 	}
+	base, _, _ := strings.Cut(g.Name(), ":")
 
 	prog := filepath.Base(argv[0])
 	// The runtime adds the player's name to its own log; the bridge's needs it here.
@@ -129,6 +111,24 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return nil
 	}
 	return err
+}
+
+// engineDialect returns the Dialect constructor of the registered protocol called proto
+// with --depth, once the registry has accepted the depth and the game g: the usage errors
+// of --protocol and --depth, and of a protocol that does not play g.
+func engineDialect(proto string, depth int, g game.Game) (func() engine.Dialect, error) {
+	p, err := engine.Lookup(proto)
+	if err != nil {
+		return nil, usagef("--protocol %v", err)
+	}
+	newDialect, err := p.Dialects(engine.Settings{Depth: depth})
+	if err != nil {
+		return nil, usagef("--%v", err)
+	}
+	if err := p.CheckGame(g.Name()); err != nil {
+		return nil, usagef("--protocol %s: %v", proto, err)
+	}
+	return newDialect, nil
 }
 
 // cutBytes shortens s to at most n bytes, on a character boundary.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
 )
@@ -153,7 +154,7 @@ func checkEngineArchive(path string) ([]byte, error) {
 	if _, err := archive.Unpack(data, dir, archive.DefaultLimits); err != nil {
 		return nil, refusedArchive(path, err)
 	}
-	m, err := archive.ReadManifest(dir)
+	m, err := archive.ReadManifest(dir, engine.Names())
 	if err == nil {
 		err = organizer.CheckEngineManifest(m)
 	}

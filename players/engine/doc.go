@@ -21,9 +21,16 @@
 //   - A Dialect (NewLine, NewGTP, NewNBoard) turns handshakes, games and turns into a
 //     protocol's commands and judges the engine's answers. Bad answers of the line
 //     protocol come back as *AnswerError, quoting the engine's line exactly.
+//   - The registry of protocols (Lookup, Names) holds each protocol once, as its dialect's
+//     file defines it: its name, the games it plays (Protocol.Plays, CheckGame), the
+//     check of its settings, and its Dialect. The commands, the engine host and the
+//     check of a submitted manifest ask it; no list of protocols lives elsewhere.
 //   - Bridge is a agent.Agent on one engine process at a time: it starts the engine
 //     when first needed, restarts it after it dies (a death mid-game loses that game),
 //     and resigns the games in which the engine fails, as a tournament would forfeit them.
+//   - Check (arena check-engine) runs an engine through positions that trip engines up
+//     and a game on a clock (counted by game/clock, as the referee counts), and says what
+//     a tournament would forfeit it for.
 //
 // Engines need process groups, and get the full guarantee only from Linux's pid
 // namespaces: the package runs engines on Unix systems only.

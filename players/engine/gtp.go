@@ -13,6 +13,11 @@ import (
 	"github.com/arenaref/arena/protocol"
 )
 
+// gtpProtocol registers GTP, with no settings and no games listed: what it plays is found
+// when a game starts (the dialect speaks Othello on boards of any size, and the engine's
+// list_games and boardsize refuse what it does not play).
+var gtpProtocol = Protocol{Name: "gtp", New: func(Settings) Dialect { return NewGTP() }}
+
 // NewGTP returns the Dialect of the Go Text Protocol (version 2) as Othello engines speak
 // it: "boardsize 8", "clear_board", "play black d3", "genmove white", "quit", answered by
 // "= result" or "? error" and an empty line.

@@ -22,6 +22,9 @@ const LineVersion = 1
 // longer ones.
 const maxPV = 256
 
+// lineProtocol registers the line protocol: every game, no settings.
+var lineProtocol = Protocol{Name: "line", New: func(Settings) Dialect { return NewLine() }}
+
 // NewLine returns the Dialect of Arena's own line protocol, version 1, as docs/engines.md
 // describes it.
 //

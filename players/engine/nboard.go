@@ -17,6 +17,24 @@ import (
 // otherwise.
 const NBoardDefaultDepth = 10
 
+// nboardProtocol registers NBoard: Othello on the 8x8 board only (the only board the
+// protocol knows), searched to Settings.Depth.
+var nboardProtocol = Protocol{
+	Name:      "nboard",
+	Games:     []string{"othello"},
+	GamesText: "Othello only, on the 8x8 board only",
+	Check:     func(s Settings) error { return checkNBoardDepth(s.Depth) },
+	New:       func(s Settings) Dialect { return NewNBoard(NBoardDepth(s.Depth)) },
+}
+
+// checkNBoardDepth returns an error when n is not a depth "set depth" may send.
+func checkNBoardDepth(n int) error {
+	if n < 1 || n > 60 {
+		return fmt.Errorf("depth %d: want 1 to 60", n)
+	}
+	return nil
+}
+
 // NBoardOption configures the NBoard dialect.
 type NBoardOption func(*nboard)
 
@@ -66,8 +84,8 @@ func (d *nboard) Name() string { return "nboard" }
 // Start sends the protocol version and the depth, and waits for the engine to answer a ping.
 func (d *nboard) Start(ctx context.Context, c LineConn) (Identity, error) {
 	var tr transcript
-	if d.depth < 1 || d.depth > 60 {
-		return Identity{}, fmt.Errorf("nboard: depth %d is not between 1 and 60", d.depth)
+	if err := checkNBoardDepth(d.depth); err != nil {
+		return Identity{}, fmt.Errorf("nboard: %w", err)
 	}
 	for _, cmd := range []string{"nboard 1", "set depth " + strconv.Itoa(d.depth)} {
 		if err := c.Send(cmd); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/strictjson"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
@@ -40,7 +41,7 @@ type Job struct {
 	Index      int      `json:"index"`      // positive
 	Game       string   `json:"game"`       // the game's name, options included
 	Players    []string `json:"players"`
-	TC         string   `json:"tc"` // as referee.ParseTimeControl reads it
+	TC         string   `json:"tc"` // as clock.Parse reads it
 	MaxPlies   int      `json:"max_plies,omitempty"`
 	Round      int      `json:"round,omitempty"`
 	Opening    []string `json:"opening,omitempty"`
@@ -77,7 +78,7 @@ func (j Job) Match() (referee.Match, error) {
 	if err != nil {
 		return referee.Match{}, fmt.Errorf("job %s: %w", j.GameID(), err)
 	}
-	tc, err := referee.ParseTimeControl(j.TC)
+	tc, err := clock.Parse(j.TC)
 	if err != nil {
 		return referee.Match{}, fmt.Errorf("job %s: %w", j.GameID(), err)
 	}

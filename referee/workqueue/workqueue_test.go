@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/game/clock"
 	_ "github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/internal/natsembed"
 	_ "github.com/arenaref/arena/players/agents/random"
@@ -100,7 +101,7 @@ func othelloJob(t testing.TB, tournament string, index int, players ...string) w
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, _ := referee.ParseTimeControl("1s")
+	tc, _ := clock.Parse("1s")
 	return workqueue.JobOf(tournament, index, referee.Match{Game: g, Players: players, TC: tc, Wait: 5 * time.Second}, nil)
 }
 

@@ -64,7 +64,7 @@ func TestUnpack(t *testing.T) {
 			if len(got) != len(want) {
 				t.Errorf("unpacked %v", got)
 			}
-			m, err := ReadManifest(dir)
+			m, err := ReadManifest(dir, protocols)
 			if err != nil || m.Protocol != "line" || len(m.Argv) != 1 || m.Argv[0] != "./engine" {
 				t.Errorf("manifest %+v, %v", m, err)
 			}

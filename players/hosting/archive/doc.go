@@ -11,7 +11,10 @@
 //	game = "othello"                       # optional: the game it plays, or a list of games
 //
 // ParseManifest rejects unknown keys and values of the wrong type with the line they are
-// on, like tournament files (organizer.ParseSpecFile). The run line is split into words as
+// on, like tournament files (organizer.ParseSpecFile), and a protocol its caller did not
+// list: the callers pass the engine registry's names (engine.Names), so that this package,
+// shared by the submitting client, the referee and the host, imports nothing of the engine
+// runner. The run line is split into words as
 // a shell would, with single and double quotes and backslashes, but it is no shell
 // command: an unquoted shell operator (| & ; < > ( ) $ ` * ? [ # ~) is refused, so that a
 // line that needs a shell says so at once instead of running something else. The build

@@ -7,14 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 )
-
-// Protocols are the manifest's protocol values, as arena engine --protocol takes them.
-var Protocols = []string{"line", "gtp", "nboard"}
 
 // maxCommand is the longest build or run command.
 const maxCommand = 4096
@@ -24,7 +22,7 @@ var gameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
 
 // Manifest is an engine's arena.toml.
 type Manifest struct {
-	// Protocol is what the engine speaks: line, gtp or nboard.
+	// Protocol is what the engine speaks: one of the protocols ParseManifest was given.
 	Protocol string
 	// Build is a shell command run in the engine's directory before it is run; empty for
 	// none.
@@ -49,7 +47,10 @@ const manifestKeys = "protocol, build, run, game"
 
 // ParseManifest decodes an arena.toml strictly. Errors wrap ErrRefused and name source and
 // the line: "arena.toml:3: unknown key "buld" (known: protocol, build, run, game)".
-func ParseManifest(source string, text []byte) (Manifest, error) {
+// protocols are the protocol values accepted, the default first: the engine registry's
+// names (engine.Names). The caller passes them so that this package, the format the
+// submitting client, the referee and the host share, does not depend on the engine runner.
+func ParseManifest(source string, text []byte, protocols []string) (Manifest, error) {
 	if len(text) > maxManifest {
 		return Manifest{}, refused("%s is more than %d bytes", source, maxManifest)
 	}
@@ -83,9 +84,9 @@ func ParseManifest(source string, text []byte) (Manifest, error) {
 	var m Manifest
 	switch {
 	case f.Protocol == nil:
-		return Manifest{}, refused("%s: no protocol: say what the engine speaks (protocol = \"line\", or gtp or nboard)", source)
-	case !contains(Protocols, *f.Protocol):
-		return Manifest{}, refused("%s %q: want %s", at("protocol"), *f.Protocol, strings.Join(Protocols, ", "))
+		return Manifest{}, refused("%s: no protocol: say what the engine speaks (%s)", source, protocolHint(protocols))
+	case !slices.Contains(protocols, *f.Protocol):
+		return Manifest{}, refused("%s %q: want %s", at("protocol"), *f.Protocol, strings.Join(protocols, ", "))
 	}
 	m.Protocol = *f.Protocol
 	if f.Build != nil {
@@ -121,13 +122,16 @@ func article(tomlType string) string {
 	return "a " + tomlType
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// protocolHint is the example of a protocol line: `protocol = "line", or gtp or nboard`.
+func protocolHint(protocols []string) string {
+	if len(protocols) == 0 {
+		return "no protocol is known"
 	}
-	return false
+	hint := fmt.Sprintf("protocol = %q", protocols[0])
+	if len(protocols) > 1 {
+		hint += ", or " + strings.Join(protocols[1:], " or ")
+	}
+	return hint
 }
 
 // checkCommand checks the length and characters of a build or run command.
@@ -258,8 +262,9 @@ func SplitCommand(s string) ([]string, error) {
 	return words, nil
 }
 
-// ReadManifest parses the manifest of an archive unpacked into dir.
-func ReadManifest(dir string) (Manifest, error) {
+// ReadManifest parses the manifest of an archive unpacked into dir, accepting protocols
+// as ParseManifest does.
+func ReadManifest(dir string, protocols []string) (Manifest, error) {
 	f, err := os.Open(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return Manifest{}, err
@@ -269,5 +274,5 @@ func ReadManifest(dir string) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
-	return ParseManifest(ManifestName, text)
+	return ParseManifest(ManifestName, text, protocols)
 }

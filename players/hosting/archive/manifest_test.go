@@ -5,7 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/players/engine"
 )
+
+// protocols are the engine registry's, as the referee and the host pass them.
+var protocols = engine.Names()
 
 func TestParseManifest(t *testing.T) {
 	m, err := ParseManifest("arena.toml", []byte(`# my engine
@@ -13,7 +18,7 @@ protocol = "gtp"
 build = "cc -O2 -o engine engine.c"
 run = "./engine --name 'my bot' \"x y\" a\\ b ''"
 game = ["othello", "atari-go"]
-`))
+`), protocols)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +27,7 @@ game = ["othello", "atari-go"]
 	if !slices.Equal(m.Argv, want.Argv) || m.Protocol != want.Protocol || m.Build != want.Build || m.Run != want.Run || !slices.Equal(m.Games, want.Games) {
 		t.Errorf("got %#v\nwant %#v", m, want)
 	}
-	m, err = ParseManifest("arena.toml", []byte("protocol = 'line'\nrun = 'python3 engine.py'\ngame = 'othello'\n"))
+	m, err = ParseManifest("arena.toml", []byte("protocol = 'line'\nrun = 'python3 engine.py'\ngame = 'othello'\n"), protocols)
 	if err != nil || m.Build != "" || !slices.Equal(m.Games, []string{"othello"}) || !slices.Equal(m.Argv, []string{"python3", "engine.py"}) {
 		t.Errorf("%#v, %v", m, err)
 	}
@@ -55,7 +60,7 @@ func TestParseManifestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseManifest("arena.toml", []byte(tt.text))
+			_, err := ParseManifest("arena.toml", []byte(tt.text), protocols)
 			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want a refusal saying %q", err, tt.want)
 			}
@@ -108,14 +113,14 @@ func FuzzParseManifest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		m, err := ParseManifest("arena.toml", text)
+		m, err := ParseManifest("arena.toml", text, protocols)
 		if err != nil {
 			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "arena.toml") {
 				t.Fatalf("error %v", err)
 			}
 			return
 		}
-		if !slices.Contains(Protocols, m.Protocol) || len(m.Argv) == 0 || m.Argv[0] == "" {
+		if !slices.Contains(protocols, m.Protocol) || len(m.Argv) == 0 || m.Argv[0] == "" {
 			t.Fatalf("accepted %q as %#v", text, m)
 		}
 		again, err := SplitCommand(m.Run)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,13 +20,6 @@ import (
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
-
-// dialects are the manifest's protocols.
-var dialects = map[string]func() engine.Dialect{
-	"line":   engine.NewLine,
-	"gtp":    engine.NewGTP,
-	"nboard": func() engine.Dialect { return engine.NewNBoard(engine.NBoardDepth(engine.NBoardDefaultDepth)) },
-}
 
 // builtSuffix names the marker a finished build leaves beside its directory.
 const builtSuffix = ".built"
@@ -175,7 +169,7 @@ func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int
 	dir = s.dir(v)
 	marker := dir + builtSuffix
 	if b, err := os.ReadFile(marker); err == nil && string(b) == sub.SHA256 {
-		if m, err := archive.ReadManifest(dir); err == nil {
+		if m, err := archive.ReadManifest(dir, engine.Names()); err == nil {
 			return m, dir, true
 		}
 	}
@@ -202,7 +196,7 @@ func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int
 		}
 		return m, dir, false
 	}
-	if m, err = archive.ReadManifest(dir); err != nil {
+	if m, err = archive.ReadManifest(dir, engine.Names()); err != nil {
 		s.fail(ctx, v, protocol.EngineBuildFailed, err.Error())
 		return m, dir, false
 	}
@@ -290,7 +284,18 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		s.fail(ctx, v, protocol.EngineRunFailed, "the sandbox refused the run line: "+err.Error())
 		return false
 	}
-	newDialect := dialects[m.Protocol]
+	// A manifest names only registered protocols (ReadManifest checked it); the settings are
+	// the defaults, as a manifest has none.
+	proto, err := engine.Lookup(m.Protocol)
+	if err != nil {
+		s.fail(ctx, v, protocol.EngineRunFailed, "protocol "+err.Error())
+		return false
+	}
+	newDialect, err := proto.Dialects(engine.DefaultSettings())
+	if err != nil {
+		s.fail(ctx, v, protocol.EngineRunFailed, "protocol "+m.Protocol+": "+err.Error())
+		return false
+	}
 	p := &running{version: v, stderr: &tail{max: 2 * protocol.MaxEngineLog}, done: make(chan struct{})}
 	log := s.log.With().Str("version", protocol.EngineVersion(v)).Logger()
 	opts := s.h.cfg.Engine
@@ -323,8 +328,8 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		}
 	}
 	games := m.Games
-	if len(games) == 0 && m.Protocol == "nboard" {
-		games = []string{"othello"}
+	if len(games) == 0 {
+		games = slices.Clone(proto.Games) // nil, as m.Games, means any game
 	}
 	cfg := player.Config{
 		Name:        s.name,

@@ -1,4 +1,4 @@
-package referee
+package clock
 
 import (
 	"fmt"
@@ -7,7 +7,24 @@ import (
 	"time"
 )
 
-// ParseTimeControl reads a time control in one of the forms tournament managers use:
+// TimeControl is the time the players have: either a fixed time for every move
+// (PerMove), or a game clock per seat (Base, with Increment added after each move and,
+// when MovesPerPeriod is set, Base added again every MovesPerPeriod moves). Parse reads
+// the usual text forms.
+type TimeControl struct {
+	// PerMove is the time for each move, at least a millisecond, when Base is zero. The
+	// referee allows PerMove plus its transport margin before it declares a time forfeit.
+	PerMove time.Duration
+	// Base is each seat's starting time on a game clock.
+	Base time.Duration
+	// Increment is added to a seat's clock after each of its moves.
+	Increment time.Duration
+	// MovesPerPeriod, with Base, gives each seat Base more time after every
+	// MovesPerPeriod of its moves (the "40/60" form); 0 means the whole game is one period.
+	MovesPerPeriod int
+}
+
+// Parse reads a time control in one of the forms tournament managers use:
 //
 //	100ms, 2s     a fixed time per move (any Go duration)
 //	60+0.5        a game clock: 60 seconds each, plus 0.5 seconds after every move
@@ -17,7 +34,7 @@ import (
 //
 // Seconds may have fractions. Every time must be positive, except the increment, which
 // may be zero.
-func ParseTimeControl(s string) (TimeControl, error) {
+func Parse(s string) (TimeControl, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return TimeControl{}, fmt.Errorf("empty time control")
@@ -62,7 +79,7 @@ func parseSeconds(s string) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
-// String writes tc in the form ParseTimeControl reads.
+// String writes tc in the form Parse reads.
 func (tc TimeControl) String() string {
 	if tc.Base == 0 {
 		return tc.PerMove.String()
@@ -80,3 +97,27 @@ func (tc TimeControl) String() string {
 
 // IsClock reports whether tc is a game clock rather than a fixed time per move.
 func (tc TimeControl) IsClock() bool { return tc.Base > 0 }
+
+// Check returns an error when tc is neither a usable per-move limit nor a usable game
+// clock. Parse returns only time controls that pass; Check is for those built in code.
+func (tc TimeControl) Check() error {
+	if tc.PerMove < 0 || tc.Base < 0 || tc.Increment < 0 || tc.MovesPerPeriod < 0 {
+		return fmt.Errorf("time control %+v has a negative field", tc)
+	}
+	if tc.IsClock() {
+		if tc.Base < time.Millisecond {
+			return fmt.Errorf("clock base time %v must be at least 1ms", tc.Base)
+		}
+		if tc.PerMove != 0 {
+			return fmt.Errorf("time control has both a time per move (%v) and a clock (%v): choose one", tc.PerMove, tc)
+		}
+		return nil
+	}
+	if tc.PerMove < time.Millisecond {
+		return fmt.Errorf("time per move %v must be at least 1ms", tc.PerMove)
+	}
+	if tc.Increment != 0 || tc.MovesPerPeriod != 0 {
+		return fmt.Errorf("an increment or moves per period need a clock base time")
+	}
+	return nil
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -472,7 +473,7 @@ func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), erro
 	if err != nil {
 		return nil, err
 	}
-	nc, err := player.Connect(p.url, name, p.log, p.opts...)
+	nc, err := bus.Connect(p.url, name, p.log, p.opts...)
 	if err != nil {
 		agent.Close(a)
 		return nil, err

@@ -13,7 +13,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -108,7 +109,7 @@ func TestLobbyFlood(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, err := natsembed.Start(natsembed.Options{})
+			srv, err := embedded.Start(embedded.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +117,7 @@ func TestLobbyFlood(t *testing.T) {
 			logs := &logBuffer{}
 			log := zerolog.New(logs)
 			connect := func(name string) *nats.Conn {
-				nc, err := player.Connect(srv.URL(), name, log)
+				nc, err := bus.Connect(srv.URL(), name, log)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,7 +139,7 @@ func TestLobbyFlood(t *testing.T) {
 			defer cancel()
 			for _, name := range []string{"alice", "bob"} {
 				// The players log to nowhere: only the referee's log is measured.
-				nc, err := player.Connect(srv.URL(), name, zerolog.Nop())
+				nc, err := bus.Connect(srv.URL(), name, zerolog.Nop())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -16,9 +16,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/player"
+
 	// The built-in agents the tournaments below play.
 	_ "github.com/arenaref/arena/players/agents/heuristic"
 	_ "github.com/arenaref/arena/players/agents/minimax"
@@ -58,7 +59,7 @@ func newArena(t *testing.T) *arena {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

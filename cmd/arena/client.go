@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -41,14 +43,14 @@ func callReferee(ctx context.Context, cf clientFlags, subject string, req protoc
 	// A request the server's permissions refuse is never answered: stop waiting at once.
 	ctx, refuse := context.WithCancelCause(ctx)
 	defer refuse(nil)
-	opts = append([]nats.Option{nats.Name("arena-client"), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	opts = append([]nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) {
 			refuse(err)
 		}
 	})}, opts...)
-	nc, err := nats.Connect(url, opts...)
+	nc, err := bus.Connect(url, "arena-client", zerolog.Nop(), opts...)
 	if err != nil {
-		return protocol.APIReply{}, auth.ExplainConnect(url, fmt.Errorf("connect to %s: %w", url, err), f)
+		return protocol.APIReply{}, auth.ExplainConnect(url, err, f)
 	}
 	defer nc.Close()
 	reply, err := askReferee(ctx, nc, url, subject, req)

@@ -82,7 +82,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer closeBoth()
-	nc := b.nc
+	nc := b.Conn()
 	// Each tournament brings its own transport margin (its file's margin).
 	ref, err := referee.New(bf.refereeConfig(b, log))
 	if err != nil {
@@ -101,7 +101,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		defer queue.Close()
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Queue: queue, Log: log})
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.URL(), NATSOptions: b.Options(), Version: version, Queue: queue, Log: log})
 	defer d.Close()
 	dm := organizer.NewDaemon(d, *heartbeat)
 	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })

@@ -8,8 +8,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )
@@ -25,10 +25,10 @@ const drainWait = 5 * time.Second
 // submissions and status requests, and the host API. It has a connection of its own, so
 // that an 8 MiB archive never queues in front of the games' turns. stop unsubscribes and
 // closes it.
-func serveEngines(ctx context.Context, b *bus, db store.Submissions, log zerolog.Logger) (stop func(), err error) {
+func serveEngines(ctx context.Context, b *bus.Bus, db store.Submissions, log zerolog.Logger) (stop func(), err error) {
 	log = log.With().Str("part", "engines").Logger()
 	closed := make(chan struct{})
-	nc, err := player.Connect(b.url, "arena-referee-engines", log, append(append([]nats.Option{}, b.opts...), nats.ClosedHandler(func(*nats.Conn) { close(closed) }))...)
+	nc, err := b.Connect("arena-referee-engines", log, nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
 	if err != nil {
 		return nil, fmt.Errorf("engines: %w", err)
 	}

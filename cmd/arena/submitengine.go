@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
@@ -69,14 +71,14 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	// A request the server's permissions refuse is never answered: stop waiting at once.
 	ctx, refuse := context.WithCancelCause(ctx)
 	defer refuse(nil)
-	opts = append([]nats.Option{nats.Name("arena-submit-engine"), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	opts = append([]nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) {
 			refuse(err)
 		}
 	})}, opts...)
-	nc, err := nats.Connect(*url, opts...)
+	nc, err := bus.Connect(*url, "arena-submit-engine", zerolog.Nop(), opts...)
 	if err != nil {
-		return auth.ExplainConnect(*url, fmt.Errorf("connect to %s: %w", *url, err), cred)
+		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
 	explain := func(err error) error {

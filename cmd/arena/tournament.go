@@ -497,7 +497,7 @@ func openDirector(ctx context.Context, bf *busFlags, hf *httpFlags, dbPath strin
 	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
 		return nil, nil, nil, fmt.Errorf("start lobby: %w", err)
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.URL(), NATSOptions: b.Options(), Version: version, Log: log})
 	undo = append(undo, d.Close)
 	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
 	if err != nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/bus/embedded"
 	_ "github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/organizer"
 	at "github.com/arenaref/arena/players/hosting/archive/archivetest"
 	"github.com/arenaref/arena/protocol"
@@ -59,7 +59,7 @@ type bench struct {
 
 func newBench(t *testing.T) *bench {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

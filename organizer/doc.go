@@ -9,10 +9,7 @@
 // records each game with its Elo changes as it ends. Standings and RateGames read the
 // recorded games back. A Daemon plays tournaments in the background for the long-running
 // referee and answers its API (create, status, cancel, players) in protocol terms.
-// Engines answers the subjects of submitted engines for the same daemon: it checks and
-// stores players' archives (CheckEngineArchive, shared with arena submit-engine), answers
-// their status requests and the host API, and publishes each change of a submission's
-// state; players/hosting/host is the host on the other end.
+// Submitted engines are served beside it by players/hosting.
 //
 // The package works on the store.Store interface and the referee; it knows nothing of
 // flags, terminals or output formats, which stay in cmd/arena.

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
@@ -131,8 +132,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		subs = append(subs, sub)
 	}
-	// Submitted engines (arena submit-engine, arena host): cmd/arena/engines.go.
-	stopEngines, err := serveEngines(runCtx, b, db, log)
+	// Submitted engines (arena submit-engine, arena host).
+	stopEngines, err := hosting.ServeBus(runCtx, b, db, log)
 	if err != nil {
 		return err
 	}

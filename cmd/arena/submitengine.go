@@ -16,7 +16,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
-	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
 )
@@ -93,9 +93,9 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	if *status {
 		return explain(printEngineStatus(ctx, nc, player, stdout))
 	}
-	if limit := nc.MaxPayload(); int64(len(data))+archiveRoom > limit {
+	if limit := nc.MaxPayload(); int64(len(data))+hosting.ArchiveRoom > limit {
 		return fmt.Errorf("the NATS server at %s takes messages of at most %d bytes (its max_payload), and %s is %d bytes: set max_payload: %d in the server's configuration (arena credentials export writes it)",
-			*url, limit, path, len(data), protocol.MaxArchiveSize+archiveRoom)
+			*url, limit, path, len(data), protocol.MaxArchiveSize+hosting.ArchiveRoom)
 	}
 	events, err := nc.SubscribeSync(protocol.EngineEventSubject(player))
 	if err != nil {
@@ -157,7 +157,7 @@ func checkEngineArchive(path string) ([]byte, error) {
 	}
 	m, err := archive.ReadManifest(dir)
 	if err == nil {
-		err = organizer.CheckEngineManifest(m)
+		err = hosting.CheckEngineManifest(m)
 	}
 	if err != nil {
 		return nil, refusedArchive(path, err)

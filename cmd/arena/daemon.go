@@ -9,12 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/rs/zerolog"
-
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/hosting"
-	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
@@ -119,18 +115,9 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		log.Info().Int64("tournament", t.ID).Int("played", t.Played).Int("total", t.Total).Msg("resuming tournament")
 		dm.Start(t.ID)
 	}
-	var subs []*nats.Subscription
-	for subject, handle := range map[string]func(context.Context, protocol.APIRequest) protocol.APIReply{
-		protocol.SubjectAPICreate:  dm.Create,
-		protocol.SubjectAPIStatus:  dm.Status,
-		protocol.SubjectAPICancel:  dm.Cancel,
-		protocol.SubjectAPIPlayers: dm.Players,
-	} {
-		sub, err := nc.Subscribe(subject, serveAPI(runCtx, subject, handle, log))
-		if err != nil {
-			return fmt.Errorf("subscribe %s: %w", subject, err)
-		}
-		subs = append(subs, sub)
+	stopAPI, err := dm.Serve(runCtx, nc)
+	if err != nil {
+		return err
 	}
 	// Submitted engines (arena submit-engine, arena host).
 	stopEngines, err := hosting.ServeBus(runCtx, b, db, log)
@@ -138,9 +125,6 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer stopEngines()
-	if err := nc.Flush(); err != nil {
-		return fmt.Errorf("nats: %w", err)
-	}
 	stopWorker := func(time.Duration) {}
 	if wf.queue && wf.games > 0 {
 		stopWorker = startWorker(runCtx, nc, ref, &wf, log)
@@ -150,33 +134,11 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 	<-ctx.Done()
 	log.Info().Dur("grace", *grace).Msg("shutting down: no new games; running games may finish")
-	for _, sub := range subs {
-		_ = sub.Unsubscribe()
-	}
+	stopAPI()
 	dm.Shutdown(*grace)
 	stopWorker(*grace)
 	stopRun()
 	_ = nc.Drain()
 	log.Info().Msg("referee stopped")
 	return nil
-}
-
-// serveAPI adapts an API handler to a NATS subscription: it decodes the request, checks
-// its type against the subject, and always answers.
-func serveAPI(ctx context.Context, subject string, handle func(context.Context, protocol.APIRequest) protocol.APIReply, log zerolog.Logger) nats.MsgHandler {
-	want := map[string]string{
-		protocol.SubjectAPICreate: protocol.TypeAPICreate, protocol.SubjectAPIStatus: protocol.TypeAPIStatus,
-		protocol.SubjectAPICancel: protocol.TypeAPICancel, protocol.SubjectAPIPlayers: protocol.TypeAPIPlayers,
-	}[subject]
-	return func(m *nats.Msg) {
-		var reply protocol.APIReply
-		if req, err := protocol.DecodeAPIRequest(m.Data, want); err != nil {
-			reply = protocol.APIError(protocol.APIBadRequest, "%v", err)
-		} else {
-			reply = handle(ctx, req)
-		}
-		if err := m.Respond(protocol.Encode(reply)); err != nil {
-			log.Warn().Err(err).Str("subject", subject).Msg("cannot answer an API request")
-		}
-	}
 }

@@ -55,7 +55,7 @@ func (dm *Daemon) Start(id int64) {
 	go func() {
 		defer close(a.done)
 		defer cancel(nil)
-		err := dm.d.Run(ctx, id, a.drain, func(done, total int, res referee.Result) {
+		err := dm.d.Play(ctx, id, a.drain, func(done, total int, res referee.Result) {
 			dm.log.Info().Int64("tournament", id).Int("done", done).Int("total", total).Str("game", res.GameID).
 				Str("result", res.Result).Str("reason", res.Reason).Msg("game recorded")
 		})
@@ -102,7 +102,8 @@ func (dm *Daemon) Shutdown(grace time.Duration) {
 }
 
 // Create answers an API create request: it checks the tournament file, stores the
-// tournament and starts it.
+// tournament and starts it. With an SPRT the tournament is a match that stops when the
+// test decides (Director.RunMatch).
 func (dm *Daemon) Create(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
 	source := req.Source
 	if source == "" {
@@ -111,6 +112,13 @@ func (dm *Daemon) Create(ctx context.Context, req protocol.APIRequest) protocol.
 	s, err := ParseSpecFile(source, []byte(req.Config))
 	if err != nil {
 		return protocol.APIError(protocol.APIBadConfig, "%v", err)
+	}
+	if req.SPRT != "" {
+		t, err := ParseSPRT(req.SPRT)
+		if err != nil {
+			return protocol.APIError(protocol.APIBadConfig, "sprt: %v", err)
+		}
+		s.SPRT = &t
 	}
 	if _, err := s.Compile(req.Openings, true); err != nil {
 		return protocol.APIError(protocol.APIBadConfig, "%s: %v", source, err)

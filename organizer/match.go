@@ -45,6 +45,24 @@ func (m *MatchScore) Add(first string, players []string, result string) bool {
 // decides, and always for a match without a test.
 type MatchProgressFunc func(done, total int, res referee.Result, score MatchScore, decision ratings.Decision)
 
+// Play plays tournament id as it was created: a match with an SPRT by RunMatch, which
+// stops when the test decides, any other tournament by Run.
+func (d *Director) Play(ctx context.Context, id int64, drain <-chan struct{}, progress ProgressFunc) error {
+	t, err := d.db.Tournament(ctx, id)
+	if err != nil {
+		return err
+	}
+	if s, err := StoredSpec(t); err != nil || s.SPRT == nil {
+		return d.Run(ctx, id, drain, progress)
+	}
+	_, _, err = d.RunMatch(ctx, id, drain, func(done, total int, res referee.Result, _ MatchScore, _ ratings.Decision) {
+		if progress != nil {
+			progress(done, total, res)
+		}
+	})
+	return err
+}
+
 // RunMatch plays match id, a tournament of two players stored with its SPRT if it has one
 // (Spec.SPRT), as Run does, and keeps its score from the first player's side. Once the
 // test decides no new game starts; the games running then finish and are counted (they

@@ -38,15 +38,15 @@ type RatingRow struct {
 // RatingTable is a maximum-likelihood rating table with its LOS matrix and crosstable,
 // all in the order of Rows.
 type RatingTable struct {
-	Games          int                             `json:"games"`
-	DrawRatio      float64                         `json:"draw_ratio"`
-	FirstMove      float64                         `json:"first_move_advantage,omitempty"`
-	FirstMoveError float64                         `json:"first_move_error,omitempty"`
-	ErrorMethod    string                          `json:"error_method"`
-	Rows           []RatingRow                     `json:"ratings"`
-	LOS            map[string]map[string]float64   `json:"los"`
-	Cross          Crosstable                      `json:"crosstable"`
-	Anchor         *RatingAnchor                   `json:"anchor,omitempty"` // the player fixed at its rating; nil: the pool's average is
+	Games          int                           `json:"games"`
+	DrawRatio      float64                       `json:"draw_ratio"`
+	FirstMove      float64                       `json:"first_move_advantage,omitempty"`
+	FirstMoveError float64                       `json:"first_move_error,omitempty"`
+	ErrorMethod    string                        `json:"error_method"`
+	Rows           []RatingRow                   `json:"ratings"`
+	LOS            map[string]map[string]float64 `json:"los"`
+	Cross          Crosstable                    `json:"crosstable"`
+	Anchor         *RatingAnchor                 `json:"anchor,omitempty"` // the player fixed at its rating; nil: the pool's average is
 }
 
 // RatingAnchor is the player a rating table is anchored to, and the rating it is fixed at.

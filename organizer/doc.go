@@ -7,8 +7,11 @@
 // the plan (Create), plays the games still missing through the referee, with built-in
 // agents started as players of their own on the bus (Run, also after a restart), and
 // records each game with its Elo changes as it ends. Standings and RateGames read the
-// recorded games back. A Daemon plays tournaments in the background for the long-running
-// referee and answers its API (create, status, cancel, players) in protocol terms.
+// recorded games back. RunMatch plays a two-player match until its SPRT decides, and
+// Finish stores what a stopped run becomes, one rule (StoppedStatus) for every caller. A
+// Daemon plays tournaments and matches in the background for the long-running referee and
+// answers its API (create, status, cancel, players) in protocol terms, on the bus with
+// Serve.
 // Submitted engines are served beside it by players/hosting.
 //
 // The package works on the store.Store interface and the referee; it knows nothing of

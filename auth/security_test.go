@@ -13,7 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/internal/testutil/natstest"
 	"github.com/arenaref/arena/protocol"
 )
@@ -51,8 +51,8 @@ func startEmbedded(t *testing.T, creds []Credential, l Limits) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := natsembed.Start(natsembed.Options{
-		Auth: &natsembed.Auth{Users: users, Nkeys: nks}, MaxPayload: int32(l.MaxPayload), MaxConnections: l.MaxConnections,
+	srv, err := embedded.Start(embedded.Options{
+		Auth: &embedded.Auth{Users: users, Nkeys: nks}, MaxPayload: int32(l.MaxPayload), MaxConnections: l.MaxConnections,
 	})
 	if err != nil {
 		t.Fatal(err)

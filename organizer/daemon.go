@@ -26,9 +26,8 @@ type Daemon struct {
 	log       zerolog.Logger
 	heartbeat time.Duration
 
-	mu       sync.Mutex
-	active   map[int64]*activeTournament
-	stopping bool
+	mu     sync.Mutex
+	active map[int64]*activeTournament
 }
 
 // NewDaemon returns a Daemon that plays tournaments with d. heartbeat is how often players
@@ -38,44 +37,37 @@ func NewDaemon(d *Director, heartbeat time.Duration) *Daemon {
 }
 
 type activeTournament struct {
-	cancel    context.CancelFunc
-	drain     chan struct{}
-	done      chan struct{}
-	cancelled bool // by the API: the status becomes cancelled, not parked
+	// cancel stops the run, with ErrCancelled as the cause for the API's cancel and
+	// ErrParked for a shutdown, which decide its status (StoppedStatus).
+	cancel context.CancelCauseFunc
+	drain  chan struct{}
+	done   chan struct{}
 }
 
 // Start plays tournament id in the background until it ends, is cancelled or the
-// daemon shuts down; its final status is stored.
+// daemon shuts down; its final status is stored (Director.Finish).
 func (dm *Daemon) Start(id int64) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	a := &activeTournament{cancel: cancel, drain: make(chan struct{}), done: make(chan struct{})}
 	dm.mu.Lock()
 	dm.active[id] = a
 	dm.mu.Unlock()
 	go func() {
 		defer close(a.done)
-		defer cancel()
-		err := dm.d.Run(ctx, id, a.drain, func(done, total int, res referee.Result) {
+		defer cancel(nil)
+		err := dm.d.Play(ctx, id, a.drain, func(done, total int, res referee.Result) {
 			dm.log.Info().Int64("tournament", id).Int("done", done).Int("total", total).Str("game", res.GameID).
 				Str("result", res.Result).Str("reason", res.Reason).Msg("game recorded")
 		})
 		dm.mu.Lock()
 		delete(dm.active, id)
-		stopping, cancelled := dm.stopping, a.cancelled
 		dm.mu.Unlock()
-		var status string
-		switch {
-		case err == nil:
-			status = store.StatusFinished
-		case cancelled:
-			status = store.StatusCancelled
-		case stopping && (errors.Is(err, referee.ErrDrained) || errors.Is(err, context.Canceled)):
+		status, serr := dm.d.Finish(ctx, id, err)
+		if status == store.StatusRunning {
 			dm.log.Info().Int64("tournament", id).Msg("tournament parked; it resumes at the next start")
 			return
-		default:
-			status = store.StatusFailed
 		}
-		if serr := dm.db.SetTournamentStatus(context.Background(), id, status); serr != nil {
+		if serr != nil {
 			dm.log.Error().Err(serr).Int64("tournament", id).Msg("cannot store the tournament's status")
 		}
 		ev := dm.log.Info()
@@ -90,7 +82,6 @@ func (dm *Daemon) Start(id int64) {
 // (the games still running are abandoned unrecorded and the tournaments stay running).
 func (dm *Daemon) Shutdown(grace time.Duration) {
 	dm.mu.Lock()
-	dm.stopping = true
 	all := make([]*activeTournament, 0, len(dm.active))
 	for _, a := range dm.active {
 		close(a.drain)
@@ -103,7 +94,7 @@ func (dm *Daemon) Shutdown(grace time.Duration) {
 		case <-a.done:
 		case <-deadline:
 			for _, b := range all {
-				b.cancel()
+				b.cancel(ErrParked)
 			}
 			<-a.done
 		}
@@ -111,7 +102,8 @@ func (dm *Daemon) Shutdown(grace time.Duration) {
 }
 
 // Create answers an API create request: it checks the tournament file, stores the
-// tournament and starts it.
+// tournament and starts it. With an SPRT the tournament is a match that stops when the
+// test decides (Director.RunMatch).
 func (dm *Daemon) Create(ctx context.Context, req protocol.APIRequest) protocol.APIReply {
 	source := req.Source
 	if source == "" {
@@ -120,6 +112,13 @@ func (dm *Daemon) Create(ctx context.Context, req protocol.APIRequest) protocol.
 	s, err := ParseSpecFile(source, []byte(req.Config))
 	if err != nil {
 		return protocol.APIError(protocol.APIBadConfig, "%v", err)
+	}
+	if req.SPRT != "" {
+		t, err := ParseSPRT(req.SPRT)
+		if err != nil {
+			return protocol.APIError(protocol.APIBadConfig, "sprt: %v", err)
+		}
+		s.SPRT = &t
 	}
 	if _, err := s.Compile(req.Openings, true); err != nil {
 		return protocol.APIError(protocol.APIBadConfig, "%s: %v", source, err)
@@ -178,12 +177,9 @@ func (dm *Daemon) Cancel(ctx context.Context, req protocol.APIRequest) protocol.
 	}
 	dm.mu.Lock()
 	a, ok := dm.active[req.Tournament]
-	if ok {
-		a.cancelled = true
-	}
 	dm.mu.Unlock()
 	if ok {
-		a.cancel()
+		a.cancel(ErrCancelled)
 		<-a.done
 		return protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK, Tournament: req.Tournament}
 	}

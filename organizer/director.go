@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/players/player"
@@ -585,7 +586,7 @@ func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), erro
 	if err != nil {
 		return nil, err
 	}
-	nc, err := player.Connect(p.url, name, p.log, p.opts...)
+	nc, err := bus.Connect(p.url, name, p.log, p.opts...)
 	if err != nil {
 		agent.Close(a)
 		return nil, err

@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
@@ -43,11 +43,11 @@ func newDirectorOn(t *testing.T, queued bool) (*organizer.Director, *sqlite.DB) 
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	opts := natsembed.Options{}
+	opts := embedded.Options{}
 	if queued {
 		opts.JetStreamDir = t.TempDir()
 	}
-	srv, err := natsembed.Start(opts)
+	srv, err := embedded.Start(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,13 +10,13 @@
 // each game with its Elo changes as it ends. The ladder, whose pairings depend on who is
 // present, has a runner of its own here, registered by its format's name. The Director
 // plays games through one Executor, chosen when it is made: its own referee
-// (RefereeExecutor) or the referee workers of a work queue (QueueExecutor). Standings and RateGames read the
-// recorded games back. A Daemon plays tournaments in the background for the long-running
-// referee and answers its API (create, status, cancel, players) in protocol terms.
-// Engines answers the subjects of submitted engines for the same daemon: it checks and
-// stores players' archives (CheckEngineArchive, shared with arena submit-engine), answers
-// their status requests and the host API, and publishes each change of a submission's
-// state; players/hosting/host is the host on the other end.
+// (RefereeExecutor) or the referee workers of a work queue (QueueExecutor). Standings and
+// RateGames read the recorded games back. RunMatch plays a two-player match until its
+// SPRT decides, and Finish stores what a stopped run becomes, one rule (StoppedStatus)
+// for every caller. A Daemon plays tournaments and matches in the background for the
+// long-running referee and answers its API (create, status, cancel, players) in protocol
+// terms, on the bus with Serve. Submitted engines are served beside it by
+// players/hosting.
 //
 // The package works on the store.Store interface and the referee; it knows nothing of
 // flags, terminals or output formats, which stay in cmd/arena.

@@ -35,26 +35,18 @@ type RatingRow struct {
 	DrawPct float64 `json:"draw_pct"`
 }
 
-// CrossCell is one pairing of a crosstable, from the row player's side.
-type CrossCell struct {
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	Points float64 `json:"points"`
-}
-
 // RatingTable is a maximum-likelihood rating table with its LOS matrix and crosstable,
 // all in the order of Rows.
 type RatingTable struct {
-	Games          int                             `json:"games"`
-	DrawRatio      float64                         `json:"draw_ratio"`
-	FirstMove      float64                         `json:"first_move_advantage,omitempty"`
-	FirstMoveError float64                         `json:"first_move_error,omitempty"`
-	ErrorMethod    string                          `json:"error_method"`
-	Rows           []RatingRow                     `json:"ratings"`
-	LOS            map[string]map[string]float64   `json:"los"`
-	Cross          map[string]map[string]CrossCell `json:"crosstable"`
-	Anchor         *RatingAnchor                   `json:"anchor,omitempty"` // the player fixed at its rating; nil: the pool's average is
+	Games          int                           `json:"games"`
+	DrawRatio      float64                       `json:"draw_ratio"`
+	FirstMove      float64                       `json:"first_move_advantage,omitempty"`
+	FirstMoveError float64                       `json:"first_move_error,omitempty"`
+	ErrorMethod    string                        `json:"error_method"`
+	Rows           []RatingRow                   `json:"ratings"`
+	LOS            map[string]map[string]float64 `json:"los"`
+	Cross          Crosstable                    `json:"crosstable"`
+	Anchor         *RatingAnchor                 `json:"anchor,omitempty"` // the player fixed at its rating; nil: the pool's average is
 }
 
 // RatingAnchor is the player a rating table is anchored to, and the rating it is fixed at.
@@ -96,37 +88,15 @@ func RateGames(games []store.Game, players []string, o RateOptions) (RatingTable
 		index[n] = i
 	}
 	var rg []ratings.Game
-	t := RatingTable{LOS: map[string]map[string]float64{}, Cross: map[string]map[string]CrossCell{}}
-	cell := func(a, b string) CrossCell { return t.Cross[a][b] }
-	setCell := func(a, b string, c CrossCell) {
-		if t.Cross[a] == nil {
-			t.Cross[a] = map[string]CrossCell{}
-		}
-		t.Cross[a][b] = c
-	}
+	t := RatingTable{LOS: map[string]map[string]float64{}, Cross: Crosstable{}}
 	for _, g := range games {
-		if len(g.Players) != 2 || len(g.Scores) != 2 || g.Result == store.ResultNone {
+		if !t.Cross.Add(g.Players, g.Scores, g.Result) {
 			continue
 		}
 		a, b := g.Players[0], g.Players[1]
 		add(a)
 		add(b)
 		rg = append(rg, ratings.Game{First: index[a], Second: index[b], Score: g.Scores[0]})
-		for seat, p := range g.Players {
-			other := g.Players[1-seat]
-			c := cell(p, other)
-			sc := g.Scores[seat]
-			switch {
-			case sc == 1:
-				c.Wins++
-			case sc == 0:
-				c.Losses++
-			default:
-				c.Draws++
-			}
-			c.Points += sc
-			setCell(p, other, c)
-		}
 	}
 	t.Games = len(rg)
 	if len(rg) == 0 {

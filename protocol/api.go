@@ -47,6 +47,10 @@ type APIRequest struct {
 	// Openings is the text of the openings file the description names, read by the client
 	// so that the referee need not share its file system (create).
 	Openings string `json:"openings,omitempty"`
+	// SPRT, when set, makes the tournament of create a match of its two players that stops
+	// when this sequential test decides: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M], as
+	// arena match --sprt takes it.
+	SPRT string `json:"sprt,omitempty"`
 	// Tournament is a tournament id (status: 0 means all; cancel).
 	Tournament int64 `json:"tournament,omitempty"`
 }

@@ -77,7 +77,7 @@ const (
 // Limits of hosted engines.
 const (
 	// MaxArchiveSize is the largest engine archive, in bytes. The embedded NATS server's
-	// max_payload is raised to carry it with its headers; see internal/natsembed.
+	// max_payload is raised to carry it with its headers; see bus/embedded.
 	MaxArchiveSize = 8 << 20
 	// MaxArchiveName is the longest HeaderArchiveName, in bytes.
 	MaxArchiveName = 255

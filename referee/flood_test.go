@@ -13,8 +13,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/game/clock"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -110,7 +111,7 @@ func TestLobbyFlood(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, err := natsembed.Start(natsembed.Options{})
+			srv, err := embedded.Start(embedded.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +119,7 @@ func TestLobbyFlood(t *testing.T) {
 			logs := &logBuffer{}
 			log := zerolog.New(logs)
 			connect := func(name string) *nats.Conn {
-				nc, err := player.Connect(srv.URL(), name, log)
+				nc, err := bus.Connect(srv.URL(), name, log)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,7 +141,7 @@ func TestLobbyFlood(t *testing.T) {
 			defer cancel()
 			for _, name := range []string{"alice", "bob"} {
 				// The players log to nowhere: only the referee's log is measured.
-				nc, err := player.Connect(srv.URL(), name, zerolog.Nop())
+				nc, err := bus.Connect(srv.URL(), name, zerolog.Nop())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -31,7 +31,7 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

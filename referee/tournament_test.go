@@ -16,8 +16,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/game/clock"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/tournament"
@@ -245,7 +245,7 @@ func TestRunTournamentAbsent(t *testing.T) {
 // TestRunTournamentVoidsOutage restarts the NATS server while a game waits for a move: the
 // game is void, and the tournament plays it again once the referee has reconnected.
 func TestRunTournamentVoidsOutage(t *testing.T) {
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	port, _ := strconv.Atoi(u.Port())
-	var restarted *natsembed.Server
+	var restarted *embedded.Server
 	t.Cleanup(func() {
 		if restarted != nil {
 			restarted.Shutdown()
@@ -295,7 +295,7 @@ func TestRunTournamentVoidsOutage(t *testing.T) {
 	}()
 	recv(t, cut)
 	srv.Shutdown()
-	restarted, err = natsembed.Start(natsembed.Options{Port: port})
+	restarted, err = embedded.Start(embedded.Options{Port: port})
 	if err != nil {
 		t.Fatal(err)
 	}

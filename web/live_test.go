@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -82,7 +82,7 @@ func (s *sse) next() sseEvent {
 
 func startNATS(t *testing.T) (sub, pub *nats.Conn) {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

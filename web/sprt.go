@@ -2,11 +2,11 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"net/http"
 	"sort"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/store"
 )
@@ -44,11 +44,8 @@ func (s *Server) handleSPRT(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "tournament", err)
 		return
 	}
-	var cfg struct {
-		Players []string      `json:"players"`
-		SPRT    *ratings.SPRT `json:"sprt"`
-	}
-	if err := json.Unmarshal(t.Config, &cfg); err != nil || cfg.SPRT == nil || len(cfg.Players) != 2 || cfg.SPRT.Check() != nil {
+	cfg, err := organizer.StoredSpec(t)
+	if err != nil || cfg.SPRT == nil || len(cfg.Players) != 2 || cfg.SPRT.Check() != nil {
 		writeError(w, http.StatusNotFound, "this tournament is not a match with an SPRT")
 		return
 	}
@@ -65,26 +62,17 @@ func sprtCurve(test ratings.SPRT, players []string, games []store.Game) sprtJSON
 	sort.SliceStable(games, func(i, j int) bool { return games[i].Ended.Before(games[j].Ended) })
 	out := sprtJSON{Players: players, Test: test, Decision: ratings.Continue.String(), Points: []sprtPointJS{}}
 	out.Lower, out.Upper = test.Bounds()
-	var p sprtPointJS
+	var score organizer.MatchScore
 	for _, g := range games {
-		if len(g.Players) != 2 || g.Result == "" {
+		if !score.Add(players[0], g.Players, g.Result) {
 			continue
 		}
-		switch {
-		case g.Result == store.ResultDraw:
-			p.Draws++
-		case (g.Result == store.ResultFirstWins) == (g.Players[0] == players[0]):
-			p.Wins++
-		default:
-			p.Losses++
-		}
-		p.Games++
-		p.LLR = test.LLR(p.Wins, p.Draws, p.Losses)
+		p := sprtPointJS{Games: score.Games(), Wins: score.Wins, Draws: score.Draws, Losses: score.Losses, LLR: test.LLR(score.Wins, score.Draws, score.Losses)}
 		if math.IsNaN(p.LLR) || math.IsInf(p.LLR, 0) {
 			p.LLR = 0
 		}
 		out.Points = append(out.Points, p)
 	}
-	out.Decision = test.Decide(p.Wins, p.Draws, p.Losses).String()
+	out.Decision = test.Decide(score.Wins, score.Draws, score.Losses).String()
 	return out
 }

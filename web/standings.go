@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )
@@ -40,33 +41,20 @@ type crossCell struct {
 	Games int     `json:"games"`
 }
 
-// crosstable counts games, the players in the order given (the standings').
+// crosstable counts games (organizer.Crosstable), the players in the order given (the
+// standings').
 func crosstable(players []string, games []store.GameSummary) *crosstableJSON {
-	at := make(map[string]int, len(players))
-	for i, p := range players {
-		at[p] = i
+	count := organizer.Crosstable{}
+	for _, g := range games {
+		count.Add(g.Players, g.Scores, g.Result)
 	}
 	ct := &crosstableJSON{Players: players, Cells: make([][]*crossCell, len(players))}
-	for i := range ct.Cells {
+	for i, a := range players {
 		ct.Cells[i] = make([]*crossCell, len(players))
-	}
-	for _, g := range games {
-		if len(g.Players) != 2 || len(g.Scores) != 2 {
-			continue
-		}
-		a, okA := at[g.Players[0]]
-		b, okB := at[g.Players[1]]
-		if !okA || !okB || a == b {
-			continue
-		}
-		for _, side := range [][3]int{{a, b, 0}, {b, a, 1}} {
-			c := ct.Cells[side[0]][side[1]]
-			if c == nil {
-				c = &crossCell{}
-				ct.Cells[side[0]][side[1]] = c
+		for j, b := range players {
+			if c, met := count[a][b]; met && i != j {
+				ct.Cells[i][j] = &crossCell{Score: c.Points, Games: c.Games()}
 			}
-			c.Score += g.Scores[side[2]]
-			c.Games++
 		}
 	}
 	return ct

@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/organizer"
 	_ "github.com/arenaref/arena/players/agents/heuristic" // played by the tournaments below
 	_ "github.com/arenaref/arena/players/agents/minimax"   // played by the tournaments below
@@ -57,7 +57,7 @@ func newArena(t *testing.T) *arena {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,26 +3,19 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"net"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/players/player"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
-
-// credentialsPoll is how often a secured embedded server looks for credentials added or
-// removed in its database (arena credentials add/remove while it runs).
-const credentialsPoll = 2 * time.Second
 
 // busFlags say how a referee process reaches the bus: an external NATS server (--nats, with
 // --credentials when it is secured), or an embedded one (--listen, or the default of the
@@ -52,7 +45,7 @@ func (b *busFlags) register(fs *flagSet, defaultURL, urlHelp string) {
 	fs.StringVar(&b.listen, "listen", "", "start an embedded NATS server on HOST:PORT that outside players can reach (instead of --nats)")
 	fs.BoolVar(&b.auth, "auth", false, "secure the embedded server: every client needs credentials from --db (arena credentials add), with its role's permissions")
 	fs.BoolVar(&b.insecureListen, "insecure-listen", false, "let --listen serve an address other than loopback without --auth: anyone who reaches it can read and answer every player's turns")
-	fs.IntVar(&b.maxPayload, "max-payload", natsembed.DefaultMaxPayload, "embedded server: the largest message it accepts, in bytes (submitted engines need 8454144)")
+	fs.IntVar(&b.maxPayload, "max-payload", embedded.DefaultMaxPayload, "embedded server: the largest message it accepts, in bytes (submitted engines need 8454144)")
 	fs.IntVar(&b.maxConnections, "max-connections", 1024, "embedded server: the most clients connected at once")
 	fs.IntVar(&b.maxPlayers, "max-players", 1024, "the most player names the referee's lobby admits; hellos from more are refused")
 	fs.Float64Var(&b.helloRate, "hello-rate", 5, "hellos per second the lobby takes from one player (bursts of 20); more are dropped")
@@ -66,8 +59,8 @@ var busFlagNames = []string{"nats", "credentials", "listen", "auth", "insecure-l
 func (b *busFlags) external() bool { return !b.embedded() || b.listen != "" }
 
 // refereeConfig is the referee's configuration on bs.
-func (b *busFlags) refereeConfig(bs *bus, log zerolog.Logger) referee.Config {
-	return referee.Config{Conn: bs.nc, LobbyConn: bs.lobby, Log: log, ID: "arena-referee", MaxPlayers: b.maxPlayers, HelloRate: b.helloRate}
+func (b *busFlags) refereeConfig(bs *bus.Bus, log zerolog.Logger) referee.Config {
+	return referee.Config{Conn: bs.Conn(), LobbyConn: bs.Lobby(), Log: log, ID: "arena-referee", MaxPlayers: b.maxPlayers, HelloRate: b.helloRate}
 }
 
 // check validates the flags; explicit lists the flags given on the command line.
@@ -108,159 +101,33 @@ func (b *busFlags) check(explicit map[string]bool) error {
 // embedded reports whether the process starts its own NATS server.
 func (b *busFlags) embedded() bool { return b.listen != "" || (b.embedByDefault && b.url == "") }
 
+// config is the bus the flags describe; opts and f are the --credentials of an external
+// server.
+func (b *busFlags) config(opts []nats.Option, f *auth.File) bus.Config {
+	return bus.Config{
+		URL: b.url, Options: opts, Credentials: f,
+		Embed: b.embedded(), Listen: b.listen, Secure: b.auth,
+		MaxPayload: b.maxPayload, MaxConnections: b.maxConnections, JetStreamDir: b.jetStreamDir,
+	}
+}
+
 // open reaches the bus: it connects as name, starting and securing an embedded server first
 // when the flags say so. db gives the credentials of a secured embedded server.
-func (b *busFlags) open(ctx context.Context, name string, db credentialStore, log zerolog.Logger) (*bus, error) {
-	if !b.embedded() {
-		opts, f, err := credentialOptions(b.credentials)
-		if err != nil {
-			return nil, err
-		}
-		nc, err := player.Connect(b.url, name, log, opts...)
-		if err != nil {
-			return nil, auth.ExplainConnect(b.url, err, f)
-		}
-		bs := &bus{nc: nc, url: b.url, opts: opts}
-		if bs.lobby, err = player.Connect(b.url, name+"-lobby", log, opts...); err != nil {
-			nc.Close()
-			return nil, auth.ExplainConnect(b.url, err, f)
-		}
-		return bs, nil
-	}
-	o := natsembed.Options{MaxPayload: int32(b.maxPayload), MaxConnections: b.maxConnections, JetStreamDir: b.jetStreamDir}
-	if b.listen != "" {
-		host, port, _ := net.SplitHostPort(b.listen)
-		o.Host = bindHost(host)
-		o.Port, _ = strconv.Atoi(port)
-	}
-	bs := &bus{}
-	if b.auth {
-		// The process's own clients (the referee, built-in players) connect with an nkey
-		// made for this run alone and never stored.
-		f, internal, err := auth.NewNkey("arena-internal", store.RoleReferee)
-		if err != nil {
-			return nil, err
-		}
-		if bs.opts, err = f.Options(); err != nil {
-			return nil, err
-		}
-		bs.internal = internal
-		bs.db = db
-		a, fp, err := bs.loadAuth(ctx)
-		if err != nil {
-			return nil, err
-		}
-		o.Auth, bs.fingerprint = a, fp
-	}
-	srv, err := natsembed.Start(o)
+func (b *busFlags) open(ctx context.Context, name string, db bus.CredentialStore, log zerolog.Logger) (*bus.Bus, error) {
+	opts, f, err := b.credentialOptions()
 	if err != nil {
 		return nil, err
 	}
-	bs.srv = srv
-	bs.url = srv.URL()
-	log.Info().Str("url", bs.url).Bool("auth", b.auth).Msg("embedded NATS server started")
-	if bs.nc, err = player.Connect(bs.url, name, log, bs.opts...); err != nil {
-		srv.Shutdown()
-		return nil, err
-	}
-	if bs.lobby, err = player.Connect(bs.url, name+"-lobby", log, bs.opts...); err != nil {
-		bs.nc.Close()
-		srv.Shutdown()
-		return nil, err
-	}
-	if b.auth {
-		pollCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			bs.pollCredentials(pollCtx, log)
-		}()
-		bs.stopPoll = func() { stop(); <-done }
-	}
-	return bs, nil
+	return bus.Open(ctx, b.config(opts, f), name, db, log)
 }
 
-// credentialStore is the part of the store a secured embedded server reads.
-type credentialStore interface {
-	Credentials(ctx context.Context) ([]store.Credential, error)
-}
-
-// bus is a process's way onto NATS.
-type bus struct {
-	nc *nats.Conn
-	// lobby is the referee lobby's own connection, so that a flood of hellos never queues
-	// in front of the players' moves on nc.
-	lobby *nats.Conn
-
-	url  string        // where more clients of this process connect (built-in players)
-	opts []nats.Option // the credentials those clients present
-
-	srv         *natsembed.Server // the embedded server, or nil
-	db          credentialStore   // a secured embedded server's credentials
-	internal    auth.Credential   // this process's own identity on it
-	fingerprint string            // of the credentials the server has now
-	stopPoll    func()
-}
-
-// close drains the connection and stops the embedded server.
-func (b *bus) close() {
-	if b.stopPoll != nil {
-		b.stopPoll()
+// credentialOptions reads --credentials for an external server; the embedded server's own
+// clients need none.
+func (b *busFlags) credentialOptions() ([]nats.Option, *auth.File, error) {
+	if b.embedded() {
+		return nil, nil, nil
 	}
-	_ = b.lobby.Drain()
-	_ = b.nc.Drain()
-	b.nc.Close()
-	b.lobby.Close()
-	if b.srv != nil {
-		b.srv.Shutdown()
-	}
-}
-
-// loadAuth reads the stored credentials and makes the server's users from them, with this
-// process's own identity; fingerprint tells whether they changed since.
-func (b *bus) loadAuth(ctx context.Context) (a *natsembed.Auth, fingerprint string, err error) {
-	creds, err := b.db.Credentials(ctx)
-	if err != nil {
-		return nil, "", fmt.Errorf("read credentials: %w", err)
-	}
-	var fp strings.Builder
-	for _, c := range creds {
-		fmt.Fprintf(&fp, "%s|%s|%s|%s\n", c.Name, c.Role, c.Kind, c.Public)
-	}
-	users, nks, err := auth.ServerUsers(append(authCredentials(creds), b.internal))
-	if err != nil {
-		return nil, "", err
-	}
-	return &natsembed.Auth{Users: users, Nkeys: nks}, fp.String(), nil
-}
-
-// pollCredentials gives the server the stored credentials whenever they change, until ctx
-// ends: a credential added while the referee runs works within credentialsPoll, and a
-// removed one is refused (its clients are disconnected) as quickly.
-func (b *bus) pollCredentials(ctx context.Context, log zerolog.Logger) {
-	t := time.NewTicker(credentialsPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		a, fp, err := b.loadAuth(ctx)
-		if err != nil {
-			log.Error().Err(err).Msg("credentials not reloaded")
-			continue
-		}
-		if fp == b.fingerprint {
-			continue
-		}
-		if err := b.srv.SetAuth(a); err != nil {
-			log.Error().Err(err).Msg("credentials not reloaded")
-			continue
-		}
-		b.fingerprint = fp
-		log.Info().Int("users", len(a.Users)+len(a.Nkeys)-1).Msg("credentials reloaded")
-	}
+	return credentialOptions(b.credentials)
 }
 
 // credentialOptions reads a credentials file into connection options; no path, no options.
@@ -304,56 +171,11 @@ func playerIdentity(path, name string) ([]nats.Option, *auth.File, string, error
 }
 
 // openBusAndDB opens and locks the database (exclusively for a referee daemon) and reaches
-// the bus as the referee. A server secured from the database needs the database first;
-// otherwise the bus comes first, so that a bus that cannot be reached leaves no database
-// file behind. closeBoth undoes both.
-func openBusAndDB(ctx context.Context, bf *busFlags, dbPath string, exclusive bool, log zerolog.Logger) (_ *bus, _ *sqlite.DB, _ func(), err error) {
-	var b *bus
-	var db *sqlite.DB
-	var unlock func()
-	closeBoth := func() {
-		if b != nil {
-			b.close()
-		}
-		if unlock != nil {
-			unlock()
-		}
-		if db != nil {
-			db.Close()
-		}
-	}
-	defer func() {
-		if err != nil {
-			closeBoth()
-		}
-	}()
-	openDB := func() error {
-		d, err := sqlite.Open(ctx, dbPath)
-		if err != nil {
-			return fmt.Errorf("--db: %w", err)
-		}
-		db = d
-		u, err := lockDB(dbPath, exclusive)
-		if err != nil {
-			return err
-		}
-		unlock = u
-		return nil
-	}
-	if bf.auth {
-		if err := openDB(); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	opened, err := bf.open(ctx, "arena-referee", db, log)
+// the bus as the referee (bus.OpenWithStore).
+func openBusAndDB(ctx context.Context, bf *busFlags, dbPath string, exclusive bool, log zerolog.Logger) (*bus.Bus, *sqlite.DB, func(), error) {
+	opts, f, err := bf.credentialOptions()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	b = opened
-	if !bf.auth {
-		if err := openDB(); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return b, db, closeBoth, nil
+	return bus.OpenWithStore(ctx, bf.config(opts, f), "arena-referee", dbPath, exclusive, log)
 }

@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -41,14 +44,14 @@ func callReferee(ctx context.Context, cf clientFlags, subject string, req protoc
 	// A request the server's permissions refuse is never answered: stop waiting at once.
 	ctx, refuse := context.WithCancelCause(ctx)
 	defer refuse(nil)
-	opts = append([]nats.Option{nats.Name("arena-client"), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	opts = append([]nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) {
 			refuse(err)
 		}
 	})}, opts...)
-	nc, err := nats.Connect(url, opts...)
+	nc, err := bus.Connect(url, "arena-client", zerolog.Nop(), opts...)
 	if err != nil {
-		return protocol.APIReply{}, auth.ExplainConnect(url, fmt.Errorf("connect to %s: %w", url, err), f)
+		return protocol.APIReply{}, auth.ExplainConnect(url, err, f)
 	}
 	defer nc.Close()
 	reply, err := askReferee(ctx, nc, url, subject, req)
@@ -84,10 +87,16 @@ func askReferee(ctx context.Context, nc *nats.Conn, url, subject string, req pro
 
 // runSubmit is `arena submit FILE`: send a tournament file to a referee daemon.
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("submit", "[--nats URL] FILE", stderr)
+	fs := newFlagSet("submit", "[--nats URL] [--sprt elo0=0,elo1=5] FILE", stderr)
 	cf := newClientFlags(fs)
+	sprt := fs.String("sprt", "", "make the tournament a match of its two players that stops when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (the first player's Elo over the second's)")
 	if err := fs.parseWithArgs(args, 1); err != nil {
 		return err
+	}
+	if *sprt != "" {
+		if _, err := organizer.ParseSPRT(*sprt); err != nil {
+			return usagef("--sprt: %v", err)
+		}
 	}
 	path := fs.Arg(0)
 	s, text, openings, err := readSpecFile(path)
@@ -95,7 +104,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{err.Error()}
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPICreate, protocol.APIRequest{
-		V: protocol.Version, Type: protocol.TypeAPICreate, Config: text, Source: path, Openings: openings,
+		V: protocol.Version, Type: protocol.TypeAPICreate, Config: text, Source: path, Openings: openings, SPRT: *sprt,
 	})
 	if err != nil {
 		return err

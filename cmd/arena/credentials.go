@@ -13,7 +13,8 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
@@ -107,7 +108,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if !toStdout {
 		file = *out
 	}
-	hint := fmt.Sprintf("%s %s added to %s; a running referee with --auth accepts it within %v.", *role, name, *dbPath, credentialsPoll)
+	hint := fmt.Sprintf("%s %s added to %s; a running referee with --auth accepts it within %v.", *role, name, *dbPath, bus.CredentialsPoll)
 	switch *role {
 	case store.RolePlayer:
 		hint += fmt.Sprintf("\nThe player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine", file)
@@ -210,7 +211,7 @@ func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		return err
 	}
-	fmt.Fprintf(stdout, "removed %s; a running referee with --auth refuses it within %v (an external server: export again and reload it)\n", fs.Arg(0), credentialsPoll)
+	fmt.Fprintf(stdout, "removed %s; a running referee with --auth refuses it within %v (an external server: export again and reload it)\n", fs.Arg(0), bus.CredentialsPoll)
 	return nil
 }
 
@@ -219,7 +220,7 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
 	out := fs.String("out", "", "write the configuration here instead of to standard output")
 	listen := fs.String("listen", "", "add a listen line: the server's HOST:PORT")
-	maxPayload := fs.Int("max-payload", natsembed.DefaultMaxPayload, "the largest message the server accepts, in bytes (submitted engines need 8454144)")
+	maxPayload := fs.Int("max-payload", embedded.DefaultMaxPayload, "the largest message the server accepts, in bytes (submitted engines need 8454144)")
 	maxConns := fs.Int("max-connections", 1024, "the most clients connected at once")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -246,7 +247,7 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "note: no referee credential yet; the referee could not connect (arena credentials add referee --role referee)")
 	}
 	var sb strings.Builder
-	if err := auth.ExportConfig(&sb, authCredentials(creds), auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
+	if err := auth.ExportConfig(&sb, bus.AuthCredentials(creds), auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -259,16 +260,6 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d users (run: nats-server -c %s)\n", *out, len(creds), *out)
 	return nil
-}
-
-// authCredentials copies stored credentials into package auth's type: auth knows nothing
-// of the store, and the two share their fields and constants.
-func authCredentials(cs []store.Credential) []auth.Credential {
-	out := make([]auth.Credential, len(cs))
-	for i, c := range cs {
-		out[i] = auth.Credential{Name: c.Name, Role: c.Role, Kind: c.Kind, Public: c.Public}
-	}
-	return out
 }
 
 // storedCredential copies a credential made by package auth into the store's type.

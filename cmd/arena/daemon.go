@@ -9,11 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/rs/zerolog"
-
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 	"github.com/arenaref/arena/store"
@@ -82,7 +79,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer closeBoth()
-	nc := b.nc
+	nc := b.Conn()
 	// Each tournament brings its own transport margin (its file's margin).
 	ref, err := referee.New(bf.refereeConfig(b, log))
 	if err != nil {
@@ -101,7 +98,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		defer queue.Close()
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Queue: queue, Log: log})
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.URL(), NATSOptions: b.Options(), Version: version, Queue: queue, Log: log})
 	defer d.Close()
 	dm := organizer.NewDaemon(d, *heartbeat)
 	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
@@ -118,28 +115,16 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		log.Info().Int64("tournament", t.ID).Int("played", t.Played).Int("total", t.Total).Msg("resuming tournament")
 		dm.Start(t.ID)
 	}
-	var subs []*nats.Subscription
-	for subject, handle := range map[string]func(context.Context, protocol.APIRequest) protocol.APIReply{
-		protocol.SubjectAPICreate:  dm.Create,
-		protocol.SubjectAPIStatus:  dm.Status,
-		protocol.SubjectAPICancel:  dm.Cancel,
-		protocol.SubjectAPIPlayers: dm.Players,
-	} {
-		sub, err := nc.Subscribe(subject, serveAPI(runCtx, subject, handle, log))
-		if err != nil {
-			return fmt.Errorf("subscribe %s: %w", subject, err)
-		}
-		subs = append(subs, sub)
+	stopAPI, err := dm.Serve(runCtx, nc)
+	if err != nil {
+		return err
 	}
-	// Submitted engines (arena submit-engine, arena host): cmd/arena/engines.go.
-	stopEngines, err := serveEngines(runCtx, b, db, log)
+	// Submitted engines (arena submit-engine, arena host).
+	stopEngines, err := hosting.ServeBus(runCtx, b, db, log)
 	if err != nil {
 		return err
 	}
 	defer stopEngines()
-	if err := nc.Flush(); err != nil {
-		return fmt.Errorf("nats: %w", err)
-	}
 	stopWorker := func(time.Duration) {}
 	if wf.queue && wf.games > 0 {
 		stopWorker = startWorker(runCtx, nc, ref, &wf, log)
@@ -149,33 +134,11 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 	<-ctx.Done()
 	log.Info().Dur("grace", *grace).Msg("shutting down: no new games; running games may finish")
-	for _, sub := range subs {
-		_ = sub.Unsubscribe()
-	}
+	stopAPI()
 	dm.Shutdown(*grace)
 	stopWorker(*grace)
 	stopRun()
 	_ = nc.Drain()
 	log.Info().Msg("referee stopped")
 	return nil
-}
-
-// serveAPI adapts an API handler to a NATS subscription: it decodes the request, checks
-// its type against the subject, and always answers.
-func serveAPI(ctx context.Context, subject string, handle func(context.Context, protocol.APIRequest) protocol.APIReply, log zerolog.Logger) nats.MsgHandler {
-	want := map[string]string{
-		protocol.SubjectAPICreate: protocol.TypeAPICreate, protocol.SubjectAPIStatus: protocol.TypeAPIStatus,
-		protocol.SubjectAPICancel: protocol.TypeAPICancel, protocol.SubjectAPIPlayers: protocol.TypeAPIPlayers,
-	}[subject]
-	return func(m *nats.Msg) {
-		var reply protocol.APIReply
-		if req, err := protocol.DecodeAPIRequest(m.Data, want); err != nil {
-			reply = protocol.APIError(protocol.APIBadRequest, "%v", err)
-		} else {
-			reply = handle(ctx, req)
-		}
-		if err := m.Respond(protocol.Encode(reply)); err != nil {
-			log.Warn().Err(err).Str("subject", subject).Msg("cannot answer an API request")
-		}
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/player"
@@ -91,7 +92,7 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return fmt.Errorf("engine %s: %w", strings.Join(argv, " "), err)
 	}
 
-	nc, err := player.Connect(*url, *name, blog, credOpts...)
+	nc, err := bus.Connect(*url, *name, blog, credOpts...)
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
 	}

@@ -11,14 +11,14 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/protocol"
 )
 
 // startNATS starts an embedded NATS server for one test.
 func startNATS(t *testing.T) string {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/host"
 	"github.com/arenaref/arena/players/hosting/sandbox"
-	"github.com/arenaref/arena/players/player"
 )
 
 // runHost is `arena host`: it builds and runs submitted engines as their players, each in a
@@ -55,11 +55,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if cred != nil {
 		name = cred.Name
 	}
-	nc, err := player.Connect(*url, name, log, opts...)
+	nc, err := bus.Connect(*url, name, log, opts...)
 	if errors.Is(err, nats.ErrNoServers) {
 		// The host may start before the server: it connects once the server is up.
 		log.Warn().Str("nats", *url).Msg("no NATS server yet; connecting when it is up")
-		nc, err = player.Connect(*url, name, log, append(opts, nats.RetryOnFailedConnect(true))...)
+		nc, err = bus.Connect(*url, name, log, append(opts, nats.RetryOnFailedConnect(true))...)
 	}
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/internal/testutil/natstest"
 	at "github.com/arenaref/arena/players/hosting/archive/archivetest"
 )
@@ -165,7 +165,7 @@ func TestSubmitEngineErrors(t *testing.T) {
 	if err := os.WriteFile(bad, at.Zip(t, at.Member{Name: "arena.toml", Body: "protocol = \"line\"\nrun = \"./engine > log\"\n"}), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	small, err := natsembed.Start(natsembed.Options{MaxPayload: 64 << 10})
+	small, err := embedded.Start(embedded.Options{MaxPayload: 64 << 10})
 	if err != nil {
 		t.Fatal(err)
 	}

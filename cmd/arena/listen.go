@@ -2,7 +2,8 @@ package main
 
 import (
 	"net"
-	"strings"
+
+	"github.com/arenaref/arena/bus"
 )
 
 // checkListen refuses to serve an unsecured NATS server beyond this machine. A server on
@@ -15,33 +16,8 @@ func checkListen(flag, addr string, secured, insecure bool, secure string) error
 		return nil
 	}
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil || loopbackHost(host) {
+	if err != nil || bus.LoopbackHost(host) {
 		return nil
 	}
 	return usagef("%s %s without credentials would let anyone on the network read any player's turns and answer them: use %s, a loopback address such as 127.0.0.1, or --insecure-listen to serve it without credentials anyway", flag, addr, secure)
-}
-
-// bindHost is the address the server binds for the host of a --listen that checkListen let
-// through: "localhost" is bound as 127.0.0.1, so that what was checked as loopback is
-// loopback whatever a resolver says of the name, and an empty host (":4222") as 0.0.0.0,
-// every interface, as in Go's own listeners.
-func bindHost(host string) string {
-	switch {
-	case host == "":
-		return "0.0.0.0"
-	case strings.EqualFold(strings.TrimSuffix(host, "."), "localhost"):
-		return "127.0.0.1"
-	}
-	return host
-}
-
-// loopbackHost reports whether host names this machine only: localhost or an address in
-// 127.0.0.0/8 or ::1. An empty host, 0.0.0.0 and :: mean every interface; any other name
-// could resolve anywhere.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

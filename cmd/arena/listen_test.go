@@ -79,19 +79,3 @@ func TestListenNeedsAuthOrInsecure(t *testing.T) {
 		t.Errorf("tournament --listen 0.0.0.0:0 --insecure-listen: exit %d\n%s", code, stderr)
 	}
 }
-
-func TestBindHost(t *testing.T) {
-	for _, tc := range []struct{ host, want string }{
-		{"", "0.0.0.0"},
-		{"localhost", "127.0.0.1"},
-		{"LOCALHOST.", "127.0.0.1"},
-		{"127.0.0.5", "127.0.0.5"},
-		{"::1", "::1"},
-		{"0.0.0.0", "0.0.0.0"},
-		{"10.1.2.3", "10.1.2.3"},
-	} {
-		if got := bindHost(tc.host); got != tc.want {
-			t.Errorf("bindHost(%q) = %q, want %q", tc.host, got, tc.want)
-		}
-	}
-}

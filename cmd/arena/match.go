@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
-	"github.com/arenaref/arena/store"
 )
 
 // runMatch plays a two-player match, colours alternating, until an SPRT decides or the
@@ -95,7 +93,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	d, db, closeAll, err := openDirector(ctx, &bf, &hf, dbPath, log, stderr)
+	d, _, closeAll, err := openDirector(ctx, &bf, &hf, dbPath, log, stderr)
 	if err != nil {
 		return err
 	}
@@ -108,29 +106,13 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stderr, "arena match: "+gamesNote)
 	}
 	warnConcurrency(stderr, s.Concurrency)
-	a := s.Players[0]
-	var w, dr, l int
-	decision := ratings.Continue
-	drain := make(chan struct{})
 	started := time.Now()
-	err = d.Run(ctx, id, drain, func(done, total int, res referee.Result) {
-		switch {
-		case res.Result == store.ResultDraw:
-			dr++
-		case (res.Result == store.ResultFirstWins) == (res.Players[0] == a):
-			w++
-		default:
-			l++
-		}
+	ms, decision, runErr := d.RunMatch(ctx, id, nil, func(_, _ int, _ referee.Result, score organizer.MatchScore, _ ratings.Decision) {
+		w, dr, l := score.Wins, score.Draws, score.Losses
 		line := fmt.Sprintf("%s v %s: %d games, +%d =%d -%d", s.Players[0], s.Players[1], w+dr+l, w, dr, l)
 		if test != nil {
 			lo, hi := test.Bounds()
 			line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", test.LLR(w, dr, l), lo, hi)
-			if decision == ratings.Continue {
-				if decision = test.Decide(w, dr, l); decision != ratings.Continue {
-					close(drain)
-				}
-			}
 		}
 		if n := w + dr + l; live != nil {
 			live.Set(barText("games", n, scheduled, 0, time.Since(started)) + "  " + line)
@@ -141,23 +123,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if live != nil {
 		live.Clear()
 	}
-	drained := errors.Is(err, referee.ErrDrained) && decision != ratings.Continue
-	status := store.StatusFinished
-	switch {
-	case drained:
-		err = nil
-	case errors.Is(err, context.Canceled):
-		status = store.StatusCancelled
-	case err != nil:
-		status = store.StatusFailed
+	if _, err := d.Finish(ctx, id, runErr); err != nil && runErr == nil {
+		runErr = err
 	}
-	if serr := db.SetTournamentStatus(context.WithoutCancel(ctx), id, status); serr != nil && err == nil {
-		err = serr
+	if runErr != nil {
+		return fmt.Errorf("match (tournament %d in %s): %w", id, dbPath, runErr)
 	}
-	if err != nil {
-		return fmt.Errorf("match (tournament %d in %s): %w", id, dbPath, err)
-	}
-	n := w + dr + l
+	w, dr, l := ms.Wins, ms.Draws, ms.Losses
+	n := ms.Games()
 	score := (float64(w) + float64(dr)/2) / float64(max(n, 1))
 	fmt.Fprintf(stdout, "%s v %s: %d games in %s, +%d =%d -%d, score %.1f%%", s.Players[0], s.Players[1], n,
 		humantime.Round(time.Since(started)), w, dr, l, 100*score)

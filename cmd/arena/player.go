@@ -8,6 +8,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -60,7 +61,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return usagef("--agent: %v", err)
 	}
 	defer agent.Close(a)
-	nc, err := player.Connect(*url, *name, log, credOpts...)
+	nc, err := bus.Connect(*url, *name, log, credOpts...)
 	if err != nil {
 		return auth.ExplainConnect(*url, err, cred)
 	}

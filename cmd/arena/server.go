@@ -7,7 +7,8 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/arenaref/arena/internal/natsembed"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/bus/embedded"
 )
 
 // defaultServerListen is where arena server listens without --listen: this machine only.
@@ -36,7 +37,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	h, p, _ := net.SplitHostPort(addr)
 	pn, _ := strconv.Atoi(p)
-	srv, err := natsembed.Start(natsembed.Options{Host: bindHost(h), Port: pn, Logging: *verbose})
+	srv, err := embedded.Start(embedded.Options{Host: bus.BindHost(h), Port: pn, Logging: *verbose})
 	if err != nil {
 		return err
 	}

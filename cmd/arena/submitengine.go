@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/players/hosting/archive"
 	"github.com/arenaref/arena/protocol"
 )
@@ -70,14 +72,14 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	// A request the server's permissions refuse is never answered: stop waiting at once.
 	ctx, refuse := context.WithCancelCause(ctx)
 	defer refuse(nil)
-	opts = append([]nats.Option{nats.Name("arena-submit-engine"), nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+	opts = append([]nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) {
 			refuse(err)
 		}
 	})}, opts...)
-	nc, err := nats.Connect(*url, opts...)
+	nc, err := bus.Connect(*url, "arena-submit-engine", zerolog.Nop(), opts...)
 	if err != nil {
-		return auth.ExplainConnect(*url, fmt.Errorf("connect to %s: %w", *url, err), cred)
+		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
 	explain := func(err error) error {
@@ -92,9 +94,9 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	if *status {
 		return explain(printEngineStatus(ctx, nc, player, stdout))
 	}
-	if limit := nc.MaxPayload(); int64(len(data))+archiveRoom > limit {
+	if limit := nc.MaxPayload(); int64(len(data))+hosting.ArchiveRoom > limit {
 		return fmt.Errorf("the NATS server at %s takes messages of at most %d bytes (its max_payload), and %s is %d bytes: set max_payload: %d in the server's configuration (arena credentials export writes it)",
-			*url, limit, path, len(data), protocol.MaxArchiveSize+archiveRoom)
+			*url, limit, path, len(data), protocol.MaxArchiveSize+hosting.ArchiveRoom)
 	}
 	events, err := nc.SubscribeSync(protocol.EngineEventSubject(player))
 	if err != nil {
@@ -156,7 +158,7 @@ func checkEngineArchive(path string) ([]byte, error) {
 	}
 	m, err := archive.ReadManifest(dir, engine.Names())
 	if err == nil {
-		err = organizer.CheckEngineManifest(m)
+		err = hosting.CheckEngineManifest(m)
 	}
 	if err != nil {
 		return nil, refusedArchive(path, err)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -166,14 +165,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	progress := newProgress(stderr, live, t.Total, t.Played, board)
 	runErr := d.Run(ctx, id, nil, progress.gameDone)
 	progress.finish()
-	status := store.StatusFinished
-	switch {
-	case errors.Is(runErr, context.Canceled):
-		status = store.StatusCancelled
-	case runErr != nil:
-		status = store.StatusFailed
-	}
-	if err := db.SetTournamentStatus(context.WithoutCancel(ctx), id, status); err != nil && runErr == nil {
+	status, err := d.Finish(ctx, id, runErr)
+	if err != nil && runErr == nil {
 		runErr = err
 	}
 	if t, err = db.Tournament(context.WithoutCancel(ctx), id); err != nil {
@@ -497,7 +490,7 @@ func openDirector(ctx context.Context, bf *busFlags, hf *httpFlags, dbPath strin
 	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
 		return nil, nil, nil, fmt.Errorf("start lobby: %w", err)
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.url, NATSOptions: b.opts, Version: version, Log: log})
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.URL(), NATSOptions: b.Options(), Version: version, Log: log})
 	undo = append(undo, d.Close)
 	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
 	if err != nil {

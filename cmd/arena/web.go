@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
@@ -50,9 +51,8 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		opts = append([]nats.Option{nats.Name("arena-web"), nats.MaxReconnects(-1)}, opts...)
-		if nc, err = nats.Connect(*natsURL, opts...); err != nil {
-			return fmt.Errorf("--nats %s: %w", *natsURL, err)
+		if nc, err = bus.Connect(*natsURL, "arena-web", log, opts...); err != nil {
+			return fmt.Errorf("--nats: %w", err)
 		}
 		defer nc.Close()
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/web"
@@ -26,7 +26,7 @@ func checkWebListen(flag, addr string, insecure bool, insecureFlag string) error
 	if err != nil {
 		return usagef("%s %q: want HOST:PORT, such as 127.0.0.1:8080", flag, addr)
 	}
-	if !loopbackHost(host) && !insecure {
+	if !bus.LoopbackHost(host) && !insecure {
 		return usagef("%s %s would show every tournament, game and player name to anyone on the network, with no authentication: use a loopback address such as 127.0.0.1 (behind a proxy that authenticates), or %s to serve it anyway", flag, addr, insecureFlag)
 	}
 	return nil
@@ -52,7 +52,7 @@ func startWebView(addr string, db store.Store, nc *nats.Conn, log zerolog.Logger
 		return nil, err
 	}
 	host, port, _ := net.SplitHostPort(addr)
-	ln, err := net.Listen("tcp", net.JoinHostPort(bindHost(host), port))
+	ln, err := net.Listen("tcp", net.JoinHostPort(bus.BindHost(host), port))
 	if err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("%s: %w", flag, err)
@@ -110,12 +110,12 @@ func (h *httpFlags) check() error {
 // start serves the web view of db when --http was given, with its own connection to the
 // command's bus b for the live games, and says where on stderr; stop ends it. Without
 // --http, stop does nothing.
-func (h *httpFlags) start(b *bus, db store.Store, log zerolog.Logger, say func(string)) (stop func(), err error) {
+func (h *httpFlags) start(b *bus.Bus, db store.Store, log zerolog.Logger, say func(string)) (stop func(), err error) {
 	if h.addr == "" {
 		return func() {}, nil
 	}
 	// Its own connection, so that a slow browser never holds up the referee's messages.
-	nc, err := player.Connect(b.url, "arena-web", log, b.opts...)
+	nc, err := b.Connect("arena-web", log)
 	if err != nil {
 		return nil, fmt.Errorf("--http: connect to NATS: %w", err)
 	}

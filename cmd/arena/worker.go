@@ -98,7 +98,7 @@ func runWorker(ctx context.Context, bf *busFlags, wf *workFlags, grace, heartbea
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.Close()
 	ref, err := referee.New(bf.refereeConfig(b, log))
 	if err != nil {
 		return err
@@ -108,9 +108,9 @@ func runWorker(ctx context.Context, bf *busFlags, wf *workFlags, grace, heartbea
 	if err := ref.StartLobby(runCtx, heartbeat); err != nil {
 		return fmt.Errorf("start lobby: %w", err)
 	}
-	stop := startWorker(runCtx, b.nc, ref, wf, log)
-	fmt.Fprintf(stdout, "arena referee worker %s ready on %s, %d games at once\n", wf.name, b.nc.ConnectedUrl(), wf.games)
-	log.Info().Str("nats", b.nc.ConnectedUrl()).Str("worker", wf.name).Msg("worker ready")
+	stop := startWorker(runCtx, b.Conn(), ref, wf, log)
+	fmt.Fprintf(stdout, "arena referee worker %s ready on %s, %d games at once\n", wf.name, b.Conn().ConnectedUrl(), wf.games)
+	log.Info().Str("nats", b.Conn().ConnectedUrl()).Str("worker", wf.name).Msg("worker ready")
 	<-ctx.Done()
 	log.Info().Dur("grace", grace).Msg("shutting down: no new games; running games may finish")
 	stop(grace)

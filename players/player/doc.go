@@ -60,7 +60,7 @@
 //
 // A minimal player:
 //
-//	nc, err := player.Connect("nats://127.0.0.1:4222", "arena player alice", log)
+//	nc, err := bus.Connect("nats://127.0.0.1:4222", "arena player alice", log)
 //	if err != nil { ... }
 //	defer nc.Close()
 //	a, err := agent.New("random", agent.Config{Seed: 1})

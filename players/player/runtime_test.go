@@ -17,8 +17,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/game"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -30,7 +31,7 @@ const wait = 5 * time.Second
 
 func startNATS(t *testing.T) string {
 	t.Helper()
-	s, err := natsembed.Start(natsembed.Options{})
+	s, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func startNATS(t *testing.T) string {
 
 func connect(t *testing.T, url string) *nats.Conn {
 	t.Helper()
-	nc, err := player.Connect(url, "test", zerolog.Nop())
+	nc, err := bus.Connect(url, "test", zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestServeFailsWhenConnectionCloses(t *testing.T) {
 }
 
 func TestConnectError(t *testing.T) {
-	_, err := player.Connect("nats://127.0.0.1:1", "test", zerolog.Nop())
+	_, err := bus.Connect("nats://127.0.0.1:1", "test", zerolog.Nop())
 	if err == nil || !strings.Contains(err.Error(), "connect to nats://127.0.0.1:1") {
 		t.Fatalf("Connect to a closed port: %v, want an error naming the url", err)
 	}

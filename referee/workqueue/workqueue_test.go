@@ -13,10 +13,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/clock"
 	_ "github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/natsembed"
 	_ "github.com/arenaref/arena/players/agents/random"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/referee"
@@ -28,7 +28,7 @@ const wait = 20 * time.Second
 // bus starts an embedded server with JetStream and returns its URL.
 func bus(t testing.TB) string {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{JetStreamDir: t.TempDir()})
+	srv, err := embedded.Start(embedded.Options{JetStreamDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

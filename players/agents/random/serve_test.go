@@ -8,15 +8,15 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/bus/embedded"
 	_ "github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/natsembed"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 
 // TestServeOthello plays the random agent through the player runtime on a real game.
 func TestServeOthello(t *testing.T) {
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/bus/embedded"
 	_ "github.com/arenaref/arena/games/othello"
-	"github.com/arenaref/arena/internal/natsembed"
-	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/players/hosting"
 	at "github.com/arenaref/arena/players/hosting/archive/archivetest"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
@@ -59,7 +59,7 @@ type bench struct {
 
 func newBench(t *testing.T) *bench {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{})
+	srv, err := embedded.Start(embedded.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func newBench(t *testing.T) *bench {
 	}
 	t.Cleanup(func() { db.Close() })
 	ref := b.connect()
-	eng := organizer.NewEngines(organizer.EnginesConfig{Store: db, Publish: ref.Publish, Log: zerolog.Nop()})
+	eng := hosting.NewEngines(hosting.EnginesConfig{Store: db, Publish: ref.Publish, Log: zerolog.Nop()})
 	stop, err := eng.Serve(context.Background(), ref)
 	if err != nil {
 		t.Fatal(err)

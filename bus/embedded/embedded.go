@@ -1,7 +1,4 @@
-// Package natsembed runs a NATS server inside the process, from the nats-server/v2 package:
-// the default bus of `arena tournament`, the server of `arena server`, and the server every
-// test talks to, so that nothing needs a NATS installation.
-package natsembed
+package embedded
 
 import (
 	"fmt"
@@ -135,6 +132,3 @@ func (s *Server) Shutdown() {
 	s.srv.Shutdown()
 	s.srv.WaitForShutdown()
 }
-
-// WaitForShutdown blocks until the server has stopped.
-func (s *Server) WaitForShutdown() { s.srv.WaitForShutdown() }

@@ -1,13 +1,17 @@
-package organizer
+package hosting
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
 )
 
 // Serve answers the subjects of submitted engines on nc until stop is called: players'
@@ -100,4 +104,45 @@ func (e *Engines) Serve(ctx context.Context, nc *nats.Conn) (stop func(), err er
 		return nil, fmt.Errorf("engines: %w", err)
 	}
 	return stop, nil
+}
+
+// ArchiveRoom is what a message carrying an archive needs beyond the archive: its headers
+// and subject. A server whose max_payload is under protocol.MaxArchiveSize+ArchiveRoom
+// refuses the largest archives.
+const ArchiveRoom = 64 << 10
+
+// drainWait bounds how long stopping waits for the answers still being sent.
+const drainWait = 5 * time.Second
+
+// ServeBus answers the subjects of submitted engines for the referee daemon on b (see
+// Engines.Serve), with db as their store. It has a connection of its own, so that an 8
+// MiB archive never queues in front of the games' turns, and warns when the server's
+// max_payload is too small for archives. stop unsubscribes, drains and closes it.
+func ServeBus(ctx context.Context, b *bus.Bus, db store.Submissions, log zerolog.Logger) (stop func(), err error) {
+	log = log.With().Str("part", "engines").Logger()
+	closed := make(chan struct{})
+	nc, err := b.Connect("arena-referee-engines", log, nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
+	if err != nil {
+		return nil, fmt.Errorf("engines: %w", err)
+	}
+	if limit := nc.MaxPayload(); limit < protocol.MaxArchiveSize+ArchiveRoom {
+		log.Warn().Int64("max_payload", limit).Msgf("the NATS server takes messages of at most %d bytes: submitted engines need max_payload: %d in its configuration",
+			limit, protocol.MaxArchiveSize+ArchiveRoom)
+	}
+	eng := NewEngines(EnginesConfig{Store: db, Publish: nc.Publish, Log: log})
+	unsubscribe, err := eng.Serve(ctx, nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return func() {
+		unsubscribe()
+		if nc.Drain() == nil {
+			select {
+			case <-closed:
+			case <-time.After(drainWait):
+				nc.Close()
+			}
+		}
+	}, nil
 }

@@ -1,4 +1,4 @@
-package organizer
+package hosting
 
 import (
 	"context"
@@ -73,15 +73,9 @@ func refuse(code, format string, args ...any) error {
 	return &protocol.ReplyError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// CheckEngineArchive checks a submitted archive as its host will (every entry, and the
-// manifest) and returns its manifest, or an error wrapping archive.ErrRefused that says
-// what to change. The referee and arena submit-engine share it.
-func CheckEngineArchive(data []byte) (archive.Manifest, error) {
-	m, _, err := checkArchive(data)
-	return m, err
-}
-
-// checkArchive is CheckEngineArchive, which also returns the manifest's text.
+// checkArchive checks a submitted archive as its host will (every entry, and the
+// manifest) and returns its manifest and the manifest's text, or an error wrapping
+// archive.ErrRefused that says what to change.
 func checkArchive(data []byte) (archive.Manifest, []byte, error) {
 	text, _, err := archive.Inspect(data, archive.DefaultLimits)
 	if err != nil {

@@ -1,4 +1,4 @@
-package organizer
+package hosting
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package player
+package bus
 
 import (
 	"bytes"

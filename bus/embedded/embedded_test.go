@@ -1,4 +1,4 @@
-package natsembed
+package embedded
 
 import (
 	"net"

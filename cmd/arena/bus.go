@@ -197,7 +197,7 @@ type bus struct {
 
 	srv         *natsembed.Server // the embedded server, or nil
 	db          credentialStore   // a secured embedded server's credentials
-	internal    auth.Credential   // this process's own identity on it
+	internal    store.Credential  // this process's own identity on it
 	fingerprint string            // of the credentials the server has now
 	stopPoll    func()
 }
@@ -227,7 +227,7 @@ func (b *bus) loadAuth(ctx context.Context) (a *natsembed.Auth, fingerprint stri
 	for _, c := range creds {
 		fmt.Fprintf(&fp, "%s|%s|%s|%s\n", c.Name, c.Role, c.Kind, c.Public)
 	}
-	users, nks, err := auth.ServerUsers(append(authCredentials(creds), b.internal))
+	users, nks, err := auth.ServerUsers(append(creds, b.internal))
 	if err != nil {
 		return nil, "", err
 	}

@@ -77,7 +77,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usagef("the secret would be printed on the terminal: write it to a file with --out FILE (mode 0600), or print it anyway with --out -")
 	}
 	var f auth.File
-	var c auth.Credential
+	var c store.Credential
 	var err error
 	if *nkey {
 		f, c, err = auth.NewNkey(name, *role)
@@ -97,7 +97,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	defer db.Close()
-	if err := db.AddCredential(ctx, storedCredential(c)); err != nil {
+	if err := db.AddCredential(ctx, c); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return fmt.Errorf("%s already has credentials in %s (arena credentials remove %s, then add again, to replace them)", name, *dbPath, name)
 		}
@@ -246,7 +246,7 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "note: no referee credential yet; the referee could not connect (arena credentials add referee --role referee)")
 	}
 	var sb strings.Builder
-	if err := auth.ExportConfig(&sb, authCredentials(creds), auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
+	if err := auth.ExportConfig(&sb, creds, auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -259,19 +259,4 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d users (run: nats-server -c %s)\n", *out, len(creds), *out)
 	return nil
-}
-
-// authCredentials copies stored credentials into package auth's type: auth knows nothing
-// of the store, and the two share their fields and constants.
-func authCredentials(cs []store.Credential) []auth.Credential {
-	out := make([]auth.Credential, len(cs))
-	for i, c := range cs {
-		out[i] = auth.Credential{Name: c.Name, Role: c.Role, Kind: c.Kind, Public: c.Public}
-	}
-	return out
-}
-
-// storedCredential copies a credential made by package auth into the store's type.
-func storedCredential(c auth.Credential) store.Credential {
-	return store.Credential{Name: c.Name, Role: c.Role, Kind: c.Kind, Public: c.Public}
 }

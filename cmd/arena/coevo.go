@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/coevo"
 	"github.com/arenaref/arena/lab/plot"
@@ -81,7 +82,7 @@ func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error
 	if err := file.Save(f.out); err != nil {
 		return err
 	}
-	err = model.WriteAtomic(base+".csv", func(w io.Writer) error {
+	err = atomicfile.Write(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"seed", "generation", "best_first", "mean_first", "best_second", "mean_second", "beat_es", "beat_hs", "first_beat_hs"})
 		_ = cw.WriteAll(rows)
@@ -91,7 +92,7 @@ func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error
 		return err
 	}
 	ch := plot.Chart{Title: "co-evolution on 4x4 Othello", XLabel: "generation", YLabel: "best fitness (% won)", YMin: 0, YMax: 100, Series: series}
-	if err := model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
+	if err := atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", f.out, base, base)

@@ -15,10 +15,10 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/players/agents/experience"
-	"github.com/arenaref/arena/players/ai/learn/model"
 	"github.com/arenaref/arena/players/player/local"
 )
 
@@ -265,7 +265,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 		hitRate.X, hitRate.Y = append(hitRate.X, x), append(hitRate.Y, 100*float64(h)/float64(max(d, 1)))
 		size.X, size.Y = append(size.X, x), append(size.Y, float64(rows[i].nodes))
 	}
-	err = model.WriteAtomic(*out+".csv", func(w io.Writer) error {
+	err = atomicfile.Write(*out+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"game", "opponent", "seat", "margin", "hits", "moves", "hit_rate", "nodes", "bytes", "mean_margin_window", "hit_rate_window", "seconds"})
 		for i, r := range rows {
@@ -291,7 +291,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 		if c.file == "-hits.svg" {
 			ch.YMin, ch.YMax = 0, 100
 		}
-		if err := model.WriteAtomic(*out+c.file, func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
+		if err := atomicfile.Write(*out+c.file, func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
 			return err
 		}
 	}

@@ -15,11 +15,11 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
 // runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in
@@ -296,7 +296,7 @@ func (p *trainProgress) finish() {
 
 // writeCurve writes the learning curve as BASE.csv and BASE.svg.
 func writeCurve(base string, cfg train.Config, st train.State) error {
-	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
+	err := atomicfile.Write(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		head := []string{"games", "wins", "draws", "losses", "win_rate"}
 		for _, o := range train.Pooled(cfg.Test, nil) {
@@ -337,5 +337,5 @@ func writeCurve(base string, cfg train.Config, st train.State) error {
 		}
 	}
 	ch.Series = append([]plot.Series{trainS}, tests...)
-	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+	return atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/train"
@@ -47,7 +48,7 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 		return err
 	}
 	base := strings.TrimSuffix(out, ".json")
-	err = model.WriteAtomic(base+".csv", func(w io.Writer) error {
+	err = atomicfile.Write(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"generation", "games", "best", "elite_mean", "sigma_mean"})
 		for _, g := range res.Generations {
@@ -68,7 +69,7 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 	ch := plot.Chart{Title: fmt.Sprintf("tuning a strategy network on %s (seed %d)", cfg.Game, cfg.Seed),
 		XLabel: "generation", YLabel: fmt.Sprintf("score over %d games a candidate (%%)", cfg.Games*len(cfg.Opponents)), YMin: 0, YMax: 100,
 		Series: []plot.Series{best, elite}}
-	if err := model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
+	if err := atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "tuned a strategy network on %s: %d generations of %d candidates, %d games in %s\n",

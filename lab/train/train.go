@@ -18,6 +18,7 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/strictjson"
 	"github.com/arenaref/arena/players/agents/learned"
 	"github.com/arenaref/arena/players/ai/learn/model"
@@ -543,7 +544,7 @@ func (t *Trainer) Evaluator() model.Evaluator { return t.eval }
 
 // SaveCheckpoint writes the state to path atomically.
 func (t *Trainer) SaveCheckpoint(path string) error {
-	return model.WriteAtomic(path, func(w io.Writer) error { return json.NewEncoder(w).Encode(t.st) })
+	return atomicfile.Write(path, func(w io.Writer) error { return json.NewEncoder(w).Encode(t.st) })
 }
 
 // LoadCheckpoint reads a checkpoint file, strictly as every file Arena reads: a field

@@ -228,9 +228,7 @@ func agreeSet(ctx context.Context, path, out string, o widening.Options, args []
 		"Deep search: strategy " + o.Strategy.String() + ", " + o.Time.String() + " a problem, table " + map[bool]string{false: "reset", true: "kept"}[o.KeepTable] + "; docs/widening.md.",
 		"Fields, tab-separated: id, position, gnugo_move, kind, source (as arena capture-problems writes them).",
 	}
-	for _, l := range strings.Split(strings.TrimSpace(summary.String()), "\n") {
-		header = append(header, l)
-	}
+	header = append(header, strings.Split(strings.TrimSpace(summary.String()), "\n")...)
 	w, err := os.Create(out)
 	if err != nil {
 		return err

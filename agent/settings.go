@@ -49,12 +49,6 @@ func (s *Settings) fail(key, text, want string) {
 	}
 }
 
-// Has reports whether key is set, and marks it as known.
-func (s *Settings) Has(key string) bool {
-	_, ok := s.lookup(key)
-	return ok
-}
-
 // String returns key's value, or def when it is not set.
 func (s *Settings) String(key, def string) string {
 	if v, ok := s.lookup(key); ok {

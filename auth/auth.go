@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
 )
 
 // Subjects the permissions are made of, beyond those of package protocol.
@@ -44,31 +45,21 @@ const passwordLength = 24
 
 const passwordAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
-// Credential roles: what a client may do on a secured bus (see Permissions).
+// Credential roles: what a client may do on a secured bus (see Permissions). They are the
+// store's, where credentials are kept (store.Credential).
 const (
-	RolePlayer    = "player"    // its own turns and notices, its hello
-	RoleSpectator = "spectator" // game and tournament events, read only
-	RoleAdmin     = "admin"     // the referee daemon's API (submit, status, cancel, players) and events
-	RoleReferee   = "referee"   // everything: the referee itself on an external NATS server
-	RoleHost      = "host"      // runs submitted engines as their players (arena host)
+	RolePlayer    = store.RolePlayer    // its own turns and notices, its hello
+	RoleSpectator = store.RoleSpectator // game and tournament events, read only
+	RoleAdmin     = store.RoleAdmin     // the referee daemon's API (submit, status, cancel, players) and events
+	RoleReferee   = store.RoleReferee   // everything: the referee itself on an external NATS server
+	RoleHost      = store.RoleHost      // runs submitted engines as their players (arena host)
 )
 
-// Credential kinds.
+// Credential kinds, the store's.
 const (
-	CredentialPassword = "password" // Public is a bcrypt hash of the password
-	CredentialNkey     = "nkey"     // Public is the nkey's public user key (starts with U)
+	CredentialPassword = store.CredentialPassword // Public is a bcrypt hash of the password
+	CredentialNkey     = store.CredentialNkey     // Public is the nkey's public user key (starts with U)
 )
-
-// Credential lets one client onto a secured bus: what checks its secret (a bcrypt hash,
-// or an nkey's public key), never the secret itself. It is what a store keeps; the values
-// of Role and Kind are the constants above, which store.Credential shares, so the wiring
-// copies one into the other field by field.
-type Credential struct {
-	Name   string // the client's user name; for a player, its player name
-	Role   string // RolePlayer, RoleSpectator, RoleAdmin, RoleHost or RoleReferee
-	Kind   string // CredentialPassword or CredentialNkey
-	Public string
-}
 
 // Roles lists the roles a credential may have, most restricted first.
 var Roles = []string{RolePlayer, RoleSpectator, RoleAdmin, RoleHost, RoleReferee}
@@ -169,45 +160,46 @@ func playerSubjects(name string) string {
 }
 
 // NewPassword makes a password credential for name in role: the File holds the password
-// for the client, the Credential its bcrypt hash for the store.
-func NewPassword(name, role string) (File, Credential, error) {
+// for the client, the Credential its bcrypt hash for the store (Created left zero: the
+// store's now).
+func NewPassword(name, role string) (File, store.Credential, error) {
 	f := File{Name: name, Role: role}
 	if err := f.checkIdentity(); err != nil {
-		return File{}, Credential{}, err
+		return File{}, store.Credential{}, err
 	}
 	pw, err := randomPassword()
 	if err != nil {
-		return File{}, Credential{}, err
+		return File{}, store.Credential{}, err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), PasswordCost)
 	if err != nil {
-		return File{}, Credential{}, fmt.Errorf("auth: hash password: %w", err)
+		return File{}, store.Credential{}, fmt.Errorf("auth: hash password: %w", err)
 	}
 	f.Password = pw
-	return f, Credential{Name: name, Role: role, Kind: CredentialPassword, Public: string(hash)}, nil
+	return f, store.Credential{Name: name, Role: role, Kind: CredentialPassword, Public: string(hash)}, nil
 }
 
 // NewNkey makes an nkey credential for name in role: the File holds the private seed for the
-// client, the Credential the public key for the store.
-func NewNkey(name, role string) (File, Credential, error) {
+// client, the Credential the public key for the store (Created left zero).
+func NewNkey(name, role string) (File, store.Credential, error) {
 	f := File{Name: name, Role: role}
 	if err := f.checkIdentity(); err != nil {
-		return File{}, Credential{}, err
+		return File{}, store.Credential{}, err
 	}
 	kp, err := nkeys.CreateUser()
 	if err != nil {
-		return File{}, Credential{}, fmt.Errorf("auth: create nkey: %w", err)
+		return File{}, store.Credential{}, fmt.Errorf("auth: create nkey: %w", err)
 	}
 	seed, err := kp.Seed()
 	if err != nil {
-		return File{}, Credential{}, fmt.Errorf("auth: nkey seed: %w", err)
+		return File{}, store.Credential{}, fmt.Errorf("auth: nkey seed: %w", err)
 	}
 	pub, err := kp.PublicKey()
 	if err != nil {
-		return File{}, Credential{}, fmt.Errorf("auth: nkey public key: %w", err)
+		return File{}, store.Credential{}, fmt.Errorf("auth: nkey public key: %w", err)
 	}
 	f.Nkey = string(seed)
-	return f, Credential{Name: name, Role: role, Kind: CredentialNkey, Public: pub}, nil
+	return f, store.Credential{Name: name, Role: role, Kind: CredentialNkey, Public: pub}, nil
 }
 
 func randomPassword() (string, error) {
@@ -226,7 +218,7 @@ func randomPassword() (string, error) {
 // ServerUsers turns stored credentials into the users of a NATS server, each with the
 // permissions of its role. A credential that cannot be used (an unknown role or kind, a bad
 // name or key) is an error naming it, so that a server never starts with a hole in it.
-func ServerUsers(creds []Credential) ([]*server.User, []*server.NkeyUser, error) {
+func ServerUsers(creds []store.Credential) ([]*server.User, []*server.NkeyUser, error) {
 	var users []*server.User
 	var nks []*server.NkeyUser
 	for _, c := range creds {

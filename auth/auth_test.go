@@ -11,6 +11,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/arenaref/arena/store"
 )
 
 func TestPermissions(t *testing.T) {
@@ -194,7 +196,7 @@ func FuzzParseFile(f *testing.F) {
 func TestServerUsers(t *testing.T) {
 	_, pw := mustPassword(t, "alice", RolePlayer)
 	_, nk := mustNkey(t, "ref", RoleReferee)
-	users, nks, err := ServerUsers([]Credential{pw, nk})
+	users, nks, err := ServerUsers([]store.Credential{pw, nk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,13 +206,13 @@ func TestServerUsers(t *testing.T) {
 	if len(nks) != 1 || nks[0].Nkey != nk.Public {
 		t.Errorf("nkeys = %+v", nks)
 	}
-	for _, bad := range []Credential{
+	for _, bad := range []store.Credential{
 		{Name: "x", Role: RolePlayer, Kind: CredentialPassword, Public: "plain"},
 		{Name: "x", Role: RolePlayer, Kind: CredentialNkey, Public: "SUABC"},
 		{Name: "x", Role: "boss", Kind: CredentialPassword, Public: pw.Public},
 		{Name: "x", Role: RolePlayer, Kind: "token", Public: "t"},
 	} {
-		if _, _, err := ServerUsers([]Credential{bad}); err == nil {
+		if _, _, err := ServerUsers([]store.Credential{bad}); err == nil {
 			t.Errorf("ServerUsers(%+v): no error", bad)
 		}
 	}
@@ -219,7 +221,7 @@ func TestServerUsers(t *testing.T) {
 // TestExportConfig checks the exported configuration with nats-server's own parser: it
 // must give the server exactly the users and permissions the embedded server gets.
 func TestExportConfig(t *testing.T) {
-	var creds []Credential
+	var creds []store.Credential
 	for _, role := range Roles {
 		_, c := mustPassword(t, "pw-"+role, role)
 		_, k := mustNkey(t, "nk-"+role, role)
@@ -289,7 +291,7 @@ func samePermissions(a, b *server.Permissions) bool {
 	return *a.Response == *b.Response
 }
 
-func mustPassword(t testing.TB, name, role string) (File, Credential) {
+func mustPassword(t testing.TB, name, role string) (File, store.Credential) {
 	t.Helper()
 	f, c, err := NewPassword(name, role)
 	if err != nil {
@@ -298,7 +300,7 @@ func mustPassword(t testing.TB, name, role string) (File, Credential) {
 	return f, c
 }
 
-func mustNkey(t testing.TB, name, role string) (File, Credential) {
+func mustNkey(t testing.TB, name, role string) (File, store.Credential) {
 	t.Helper()
 	f, c, err := NewNkey(name, role)
 	if err != nil {

@@ -3,9 +3,9 @@
 //
 // A credential is a password or an nkey. The store keeps only what checks it (a bcrypt hash
 // of the password, the nkey's public key); the secret goes once, in a credentials File, to
-// the client it belongs to. Package auth does not import the store: its Credential has the
-// fields and constants of store.Credential, and the command that wires them copies one
-// into the other.
+// the client it belongs to. A credential is a store.Credential (package store imports
+// nothing of Arena, so auth may build on it): NewPassword and NewNkey make one,
+// ServerUsers and ExportConfig read them.
 //
 // Roles decide what a client may do on the bus (see Permissions):
 //

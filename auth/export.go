@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/arenaref/arena/store"
 )
 
 // Limits are the server-wide limits of a secured bus.
@@ -24,7 +26,7 @@ type Limits struct {
 // listen is not empty, and the authorization block with every user and its permissions, as
 // ServerUsers gives them to the embedded server. It holds hashes and public keys only. The
 // text is a whole configuration file, and can also be included from another one.
-func ExportConfig(w io.Writer, creds []Credential, l Limits, listen string) error {
+func ExportConfig(w io.Writer, creds []store.Credential, l Limits, listen string) error {
 	users, nks, err := ServerUsers(creds)
 	if err != nil {
 		return err

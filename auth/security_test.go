@@ -16,6 +16,7 @@ import (
 	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/internal/testutil/natstest"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
 )
 
 // The security tests run against every NATS server a user may deploy: the embedded one,
@@ -23,12 +24,12 @@ import (
 // file, where one is installed (see internal/testutil/natstest; CI requires it).
 
 // securedServer starts a server that knows creds and returns its URL; it stops with t.
-type securedServer func(t *testing.T, creds []Credential, l Limits) string
+type securedServer func(t *testing.T, creds []store.Credential, l Limits) string
 
 func securedServers(t *testing.T) map[string]securedServer {
 	servers := map[string]securedServer{"embedded": startEmbedded}
 	if bin := natstest.Binary(t); bin != "" {
-		servers["nats-server"] = func(t *testing.T, creds []Credential, l Limits) string {
+		servers["nats-server"] = func(t *testing.T, creds []store.Credential, l Limits) string {
 			addr := natstest.FreeAddr(t)
 			conf := filepath.Join(t.TempDir(), "nats-server.conf")
 			var b bytes.Buffer
@@ -45,7 +46,7 @@ func securedServers(t *testing.T) map[string]securedServer {
 	return servers
 }
 
-func startEmbedded(t *testing.T, creds []Credential, l Limits) string {
+func startEmbedded(t *testing.T, creds []store.Credential, l Limits) string {
 	t.Helper()
 	users, nks, err := ServerUsers(creds)
 	if err != nil {
@@ -129,12 +130,12 @@ func next(t *testing.T, sub *nats.Subscription) *nats.Msg {
 // spectator, an admin and the referee.
 type cast struct {
 	alice, bob, watcher, teacher, ref File
-	creds                             []Credential
+	creds                             []store.Credential
 }
 
 func newCast(t *testing.T) cast {
 	var c cast
-	add := func(f File, cr Credential, err error) File {
+	add := func(f File, cr store.Credential, err error) File {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,9 +7,8 @@ import (
 	"github.com/arenaref/arena/store"
 )
 
-// TestConstantsMatchStore checks that auth and the store spell roles and kinds alike: the
-// wiring copies credentials between their types field by field, and auth may not import
-// the store to share the constants.
+// TestConstantsMatchStore checks that auth and the store spell roles and kinds alike:
+// auth's names for them are the store's, whose Credential auth makes and reads.
 func TestConstantsMatchStore(t *testing.T) {
 	tests := []struct{ name, auth, store string }{
 		{"player", auth.RolePlayer, store.RolePlayer},

@@ -70,7 +70,7 @@ type Bus struct {
 
 	srv         *embedded.Server // the embedded server, or nil
 	db          CredentialStore  // a secured embedded server's credentials
-	internal    auth.Credential  // this process's own identity on it
+	internal    store.Credential // this process's own identity on it
 	fingerprint string           // of the credentials the server has now
 	stopPoll    func()
 }
@@ -179,16 +179,6 @@ func (b *Bus) Close() {
 	}
 }
 
-// AuthCredentials copies stored credentials into package auth's type: auth knows nothing
-// of the store, and the two share their fields and constants.
-func AuthCredentials(cs []store.Credential) []auth.Credential {
-	out := make([]auth.Credential, len(cs))
-	for i, c := range cs {
-		out[i] = auth.Credential{Name: c.Name, Role: c.Role, Kind: c.Kind, Public: c.Public}
-	}
-	return out
-}
-
 // loadAuth reads the stored credentials and makes the server's users from them, with this
 // process's own identity; fingerprint tells whether they changed since.
 func (b *Bus) loadAuth(ctx context.Context) (a *embedded.Auth, fingerprint string, err error) {
@@ -200,7 +190,7 @@ func (b *Bus) loadAuth(ctx context.Context) (a *embedded.Auth, fingerprint strin
 	for _, c := range creds {
 		fmt.Fprintf(&fp, "%s|%s|%s|%s\n", c.Name, c.Role, c.Kind, c.Public)
 	}
-	users, nks, err := auth.ServerUsers(append(AuthCredentials(creds), b.internal))
+	users, nks, err := auth.ServerUsers(append(creds, b.internal))
 	if err != nil {
 		return nil, "", err
 	}

@@ -142,7 +142,7 @@ func EngineVersion(n int) string { return "s" + strconv.Itoa(n) }
 // ParseEngineVersion is the inverse of EngineVersion; it accepts "s1" to "s999999999".
 func ParseEngineVersion(s string) (int, error) {
 	if !engineVersionRE.MatchString(s) {
-		return 0, fmt.Errorf("%w: version %q: want s1, s2, ...", ErrMalformed, s)
+		return 0, fmt.Errorf("%w: version %q: want s and a number from 1 (s1, s2 and so on)", ErrMalformed, s)
 	}
 	n, _ := strconv.Atoi(s[1:])
 	return n, nil

@@ -8,8 +8,9 @@ import (
 
 // The messages of a turn (TurnRequest and TurnReply), and the notices and events that go
 // with every game, are encoded and decoded here by hand rather than through reflection:
-// they are the referee's hot path, and encoding/json with the strict key check costs
-// several times a NATS round trip.
+// they are the referee's hot path. (Since strictjson rests on json v2, the strict read
+// of a 60-move turn request costs about 1.5 times the scan and 11 allocations against 4;
+// BenchmarkDecodeStrictTurnRequest and BenchmarkDecodeTurnRequest measure both.)
 //
 // The encoders write exactly the bytes encoding/json writes (the tests compare them).
 //
@@ -17,7 +18,7 @@ import (
 // scan accepts only the plain forms of JSON it fully understands (known keys spelled
 // exactly and given once, no null, integers without fraction or exponent, strings whose
 // escapes it knows) and gives up on anything else, and then the message is decoded again
-// by encoding/json with strictjson's checks, which accepts or rejects it and says why.
+// by strictjson, which accepts or rejects it and says why.
 // What the fast path accepts, the strict decoder accepts too, as the same value (the
 // fuzzers check both). So untrusted input gets exactly the judgement it always got.
 

@@ -1,15 +1,13 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"reflect"
 	"regexp"
 
 	"github.com/arenaref/arena/internal/names"
+	"github.com/arenaref/arena/internal/strictjson"
 )
 
 // Version is the protocol version every message carries in its "v" field.
@@ -267,20 +265,13 @@ func decodeStrict(data []byte, v any, want string, h func() Header) error {
 }
 
 // decodeStrictLimit is decodeStrict with a size limit and a check of the type of its own.
+// The JSON is read by strictjson, the strict read every reader of Arena shares.
 func decodeStrictLimit(data []byte, v any, limit int, checkType func(Header) error, h func() Header) error {
 	if len(data) > limit {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(data), limit)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
-	}
-	if err := checkKeys(data, reflect.TypeOf(v)); err != nil {
-		return err
 	}
 	return checkHeader(h(), checkType)
 }

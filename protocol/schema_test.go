@@ -19,6 +19,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/arenaref/arena/internal/strictjson"
 )
 
 // These tests keep protocol/schema/v1.json (SchemaJSON) in step with the Go types and
@@ -838,7 +840,7 @@ const (
 	lenientZero = "missing or null is zero" // the decoder reads a missing field or null as zero
 )
 
-var numberErrRE = regexp.MustCompile(`cannot unmarshal number \S+ into`)
+var numberErrRE = regexp.MustCompile(`cannot unmarshal JSON number \S+ into`)
 
 // schemaBlindSpot says which documented limit of the schema explains a message the schema
 // accepts and the decoder rejected with decErr, or "" when none does.
@@ -846,7 +848,7 @@ func schemaBlindSpot(k wireKind, data []byte, decErr error) string {
 	if len(data) > k.limit {
 		return spotSize
 	}
-	if checkKeys(data, nil) != nil {
+	if strictjson.Decode(data, new(json.RawMessage)) != nil {
 		return spotKeys
 	}
 	if numberErrRE.MatchString(decErr.Error()) {

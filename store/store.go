@@ -30,12 +30,17 @@ const (
 	ResultNone       = "*"
 )
 
-// Credential roles: what a client may do on a secured bus.
+// Credential roles: what a client may do on a secured bus (package auth gives each its
+// permissions).
 const (
 	RolePlayer    = "player"    // its own turns and notices, its hello
 	RoleSpectator = "spectator" // game and tournament events, read only
 	RoleAdmin     = "admin"     // the referee daemon's API (submit, status, cancel, players) and events
 	RoleReferee   = "referee"   // everything: the referee itself on an external NATS server
+	// RoleHost is a host of submitted engines (arena host): it runs them as their
+	// players, so it may say hello for any player and answer any player's turns, and use
+	// the host API.
+	RoleHost = "host"
 )
 
 // Credential kinds.
@@ -46,7 +51,8 @@ const (
 
 // Credential lets one client onto a secured bus. The store keeps only what checks a
 // secret (a bcrypt hash, or an nkey's public key), never the secret itself, so a copy of
-// the database lets nobody onto the bus.
+// the database lets nobody onto the bus. Package auth makes credentials and turns them
+// into a NATS server's users.
 type Credential struct {
 	Name    string // the client's user name; for a player, its player name
 	Role    string // RolePlayer, RoleSpectator, RoleAdmin, RoleReferee or RoleHost
@@ -302,11 +308,6 @@ type Store interface {
 	Close() error
 	Submissions
 }
-
-// RoleHost is the credential role of a host of submitted engines (arena host): it runs
-// them as their players, so it may say hello for any player and answer any player's
-// turns, and use the host API. See package auth.
-const RoleHost = "host"
 
 // Submission states: as protocol.EngineStates, which the store does not import.
 const (

@@ -1,6 +1,7 @@
 // Package web is Arena's live web view: a read-only JSON API over the store, a stream of
-// live game events for browsers, and the pages that use both, embedded in the binary with
-// go:embed so that one file serves everything and nothing is loaded from another host.
+// live game events for browsers, and the pages that use both, embedded in the binary (with
+// the go:embed directive) so that one file serves everything and nothing is loaded from
+// another host.
 //
 // # The API
 //

@@ -107,11 +107,11 @@ func safeCheckGame(c agent.GameChecker, g game.Game) (err error) {
 func closeAgent(a agent.Agent) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("Close panicked: %v\n%s", r, debug.Stack())
+			err = fmt.Errorf("the agent's Close panicked: %v\n%s", r, debug.Stack())
 		}
 	}()
 	if err := agent.Close(a); err != nil {
-		return fmt.Errorf("Close: %w", err)
+		return fmt.Errorf("closing the agent: %w", err)
 	}
 	return nil
 }

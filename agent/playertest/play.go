@@ -89,7 +89,7 @@ func choose(ctx context.Context, a agent.Agent, t agent.Turn) (d agent.Decision,
 func judge(t agent.Turn, d agent.Decision, err error) error {
 	switch {
 	case err != nil:
-		return fmt.Errorf("Choose failed: %v", err)
+		return fmt.Errorf("the agent's Choose failed: %v", err)
 	case d.Resign:
 		return fmt.Errorf("resigned")
 	case d.Raw != "":

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/captureset"
 )
@@ -62,7 +63,7 @@ func runCaptureProblems(ctx context.Context, args []string, stdout, stderr io.Wr
 	if *out == "-" {
 		err = write(stdout)
 	} else {
-		err = writeFileAtomic(*out, write)
+		err = atomicfile.Write(*out, write)
 	}
 	if err != nil {
 		return err

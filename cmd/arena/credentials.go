@@ -78,7 +78,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usagef("the secret would be printed on the terminal: write it to a file with --out FILE (mode 0600), or print it anyway with --out -")
 	}
 	var f auth.File
-	var c auth.Credential
+	var c store.Credential
 	var err error
 	if *nkey {
 		f, c, err = auth.NewNkey(name, *role)
@@ -98,7 +98,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	defer db.Close()
-	if err := db.AddCredential(ctx, storedCredential(c)); err != nil {
+	if err := db.AddCredential(ctx, c); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return fmt.Errorf("%s already has credentials in %s (arena credentials remove %s, then add again, to replace them)", name, *dbPath, name)
 		}
@@ -247,7 +247,7 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "note: no referee credential yet; the referee could not connect (arena credentials add referee --role referee)")
 	}
 	var sb strings.Builder
-	if err := auth.ExportConfig(&sb, bus.AuthCredentials(creds), auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
+	if err := auth.ExportConfig(&sb, creds, auth.Limits{MaxPayload: *maxPayload, MaxConnections: *maxConns}, *listen); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -260,9 +260,4 @@ func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d users (run: nats-server -c %s)\n", *out, len(creds), *out)
 	return nil
-}
-
-// storedCredential copies a credential made by package auth into the store's type.
-func storedCredential(c auth.Credential) store.Credential {
-	return store.Credential{Name: c.Name, Role: c.Role, Kind: c.Kind, Public: c.Public}
 }

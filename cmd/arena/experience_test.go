@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arenaref/arena/players/agents/experience"
+	"github.com/arenaref/arena/protocol"
 )
 
 // TestExperienceRunAndStats runs the experience player in process, checks what it
@@ -61,10 +63,11 @@ func TestExperienceRunAndStats(t *testing.T) {
 		t.Errorf("stats text has no %q:\n%s", want, text)
 	}
 
-	code, stdout, stderr = runCLI(t, "tournament", "--game", "othello:size=6", "--players", "gina=experience:base="+base+":size=6,random",
-		"--rounds", "2", "--tc", "2s", "--db", filepath.Join(dir, "t.db"), "--json")
-	if code != 0 {
-		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	standings := tournamentJSON(t, "--game", "othello:size=6", "--players", "gina=experience:base="+base+":size=6,random",
+		"--rounds", "2", "--tc", "2s", "--db", filepath.Join(dir, "t.db"))
+	if standings.Games != 4 || len(standings.Standings) != 2 ||
+		!slices.ContainsFunc(standings.Standings, func(r protocol.StandingsRow) bool { return r.Player == "gina" && r.Games == 4 }) {
+		t.Errorf("tournament: %d games, standings %+v; want 4 games, gina's among them", standings.Games, standings.Standings)
 	}
 	code, stdout, _ = runCLI(t, "experience", "stats", "--base", base, "--game", "othello:size=6", "--json")
 	if code != 0 {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/arenaref/arena/games/ipd"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/lab/ipdsim"
 )
 
@@ -93,7 +94,7 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	if *csvOut != "" {
-		if err := writeFileAtomic(*csvOut, func(w io.Writer) error { return ipdsim.WriteCSV(w, res) }); err != nil {
+		if err := atomicfile.Write(*csvOut, func(w io.Writer) error { return ipdsim.WriteCSV(w, res) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "%d trials written to %s\n", len(res), *csvOut)

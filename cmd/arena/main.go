@@ -10,6 +10,7 @@
 //	arena ratings --db FILE [--tournament ID] [--json]
 //	arena games --db FILE; arena export --db FILE --format pgn|json|csv|ggf
 //	arena referee --nats URL --db FILE       (daemon; then arena submit/status/cancel/players)
+//	arena agents                             (the built-in agents, their games and settings)
 //	arena player --nats URL --name NAME --agent hp1
 //	arena engine --nats URL --name NAME [--protocol line|gtp|nboard] -- CMD ARGS...
 //	arena check-engine [--protocol line|gtp|nboard] [--clock 10+0.1] -- CMD ARGS...
@@ -74,6 +75,7 @@ func commands() []command {
 		{"games", "list recorded games with how they ended", runGames},
 		{"export", "write recorded games as PGN (Ordo, BayesElo), JSON, CSV or GGF", runExport},
 		{"web", "serve the web view of a database: tournaments, standings, games move by move, live games with --nats", runWeb},
+		{"agents", "list the built-in agents: the games each plays and what it does, with its settings", runAgents},
 		{"player", "run a built-in agent as a player process", runPlayer},
 		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
 		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},

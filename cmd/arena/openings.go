@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
+	"github.com/arenaref/arena/internal/atomicfile"
 )
 
 // runOpenings generates an opening set: every distinct position after a number of plies,
@@ -41,41 +40,9 @@ func runOpenings(_ context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "%d openings (%s, %d plies)\n", len(ops), g.Name(), *plies)
 		return nil
 	}
-	if err := writeFileAtomic(*out, func(w io.Writer) error { return opening.Write(w, header, ops) }); err != nil {
+	if err := atomicfile.Write(*out, func(w io.Writer) error { return opening.Write(w, header, ops) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%d openings (%s, %d plies) written to %s\n", len(ops), g.Name(), *plies, *out)
-	return nil
-}
-
-// writeFileAtomic writes path through a temporary file in the same directory that is
-// renamed over it once complete, so that an interrupted run never leaves half a file
-// where a tournament would read it.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return nil
 }

@@ -19,7 +19,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
 	name := fs.String("name", "", "player name, unique on the bus (default: the credentials' name, or else the agent's name)")
 	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
-	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(agent.Names(), ", "))
+	agentName := fs.String("agent", "", "built-in agent: "+strings.Join(agent.Names(), ", ")+" (arena agents describes them)")
 	seed := fs.Int64("seed", 1, "seed for the agent's random choices")
 	params := fs.String("params", "", "the agent's settings, comma-separated key=value (minimax: depth=4,tt=64)")
 	concurrency := fs.Int("concurrency", organizer.BuiltinConcurrency,

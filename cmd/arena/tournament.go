@@ -36,7 +36,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var resume int64
 	fs := newFlagSet("tournament", "--players A,B,... [flags] | --config FILE | --resume ID", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options (e.g. othello)")
-	fs.StringVar(&playersFlag, "players", "", "comma-separated players: built-in agents ("+strings.Join(agent.Names(), ", ")+"), NAME=AGENT:key=value for an agent with settings (d4=minimax:depth=4), or with --nats, names of external players")
+	fs.StringVar(&playersFlag, "players", "", "comma-separated players: built-in agents ("+strings.Join(agent.Names(), ", ")+"; arena agents describes them), NAME=AGENT:key=value for an agent with settings (d4=minimax:depth=4), or with --nats, names of external players")
 	fs.StringVar(&s.Format, "format", s.Format, "round-robin, or gauntlet (the --seeds play everyone else)")
 	fs.StringVar(&seedsFlag, "seeds", "", "gauntlet: comma-separated players who meet all the others")
 	fs.IntVar(&s.Rounds, "rounds", s.Rounds, "rounds; in each, every pairing plays each colour once")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/checkers"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/tdleaf"
@@ -119,12 +120,12 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 		return err
 	}
 	base := strings.TrimSuffix(*out, ".json")
-	if err := writeFileAtomic(base+".csv", curve.WriteCSV); err != nil {
+	if err := atomicfile.Write(base+".csv", curve.WriteCSV); err != nil {
 		return err
 	}
 	ch, err := curve.Chart(fmt.Sprintf("TDLeaf %s learning at depth %d (alpha %g)", cfg.Mode, cfg.Depth, cfg.Alpha))
 	if err == nil {
-		err = writeFileAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+		err = atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 	}
 	if err != nil {
 		return err
@@ -175,7 +176,7 @@ func runTuneCheckersChart(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *results, err)
 	}
-	if err := writeFileAtomic(*out, func(w io.Writer) error { return plot.WriteSVG(w, tdleaf.DepthChart(rs, *title)) }); err != nil {
+	if err := atomicfile.Write(*out, func(w io.Writer) error { return plot.WriteSVG(w, tdleaf.DepthChart(rs, *title)) }); err != nil {
 		return err
 	}
 	_, err = io.WriteString(stdout, tdleaf.DepthTable(rs))

@@ -54,17 +54,6 @@ func (c Color) Seat() game.Seat {
 	return game.Terminal
 }
 
-// ColorOf returns the colour playing from seat: Black for 0, White for 1, Empty otherwise.
-func ColorOf(seat game.Seat) Color {
-	switch seat {
-	case 0:
-		return Black
-	case 1:
-		return White
-	}
-	return Empty
-}
-
 // Board sizes: a board is n by n points, n from MinSize to MaxSize.
 const (
 	MinSize = 5

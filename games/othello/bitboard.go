@@ -156,5 +156,3 @@ func runDown(p, o, ray uint64) uint64 {
 	}
 	return run
 }
-
-func popcount(b uint64) int { return bits.OnesCount64(b) }

@@ -21,10 +21,7 @@ func Header(cfg Config, s Stats, out string) []string {
 		"points in GTP notation (A1 bottom left, no column I). The side to move succeeds: it",
 		"captures the target string (attack) or saves it (defend) with gnugo_move, GNU Go's move.",
 	}
-	for _, line := range strings.Split(counts(s), "\n") {
-		h = append(h, line)
-	}
-	return h
+	return append(h, strings.Split(counts(s), "\n")...)
 }
 
 // counts describes a generation's numbers in a few lines.

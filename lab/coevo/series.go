@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/players/ai/learn/model"
 )
@@ -91,7 +92,7 @@ func (s Series) WriteCurves(base string) error {
 		}
 		series = append(series, line)
 	}
-	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
+	err := atomicfile.Write(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"seed", "generation", "best_first", "mean_first", "best_second", "mean_second", "beat_es", "beat_hs", "first_beat_hs"})
 		_ = cw.WriteAll(rows)
@@ -101,5 +102,5 @@ func (s Series) WriteCurves(base string) error {
 		return err
 	}
 	ch := plot.Chart{Title: "co-evolution on 4x4 Othello", XLabel: "generation", YLabel: "best fitness (% won)", YMin: 0, YMax: 100, Series: series}
-	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+	return atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 }

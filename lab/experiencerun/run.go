@@ -12,10 +12,10 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/players/agents/experience"
-	"github.com/arenaref/arena/players/ai/learn/model"
 	"github.com/arenaref/arena/players/player/local"
 )
 
@@ -165,7 +165,7 @@ func NewCurves(rows []Row, window int) Curves {
 func Write(out, title string, rows []Row, window int) error {
 	c := NewCurves(rows, window)
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-	err := model.WriteAtomic(out+".csv", func(w io.Writer) error {
+	err := atomicfile.Write(out+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"game", "opponent", "seat", "margin", "hits", "moves", "hit_rate", "nodes", "bytes", "mean_margin_window", "hit_rate_window", "seconds"})
 		for i, r := range rows {
@@ -190,7 +190,7 @@ func Write(out, title string, rows []Row, window int) error {
 		if f.file == "-hits.svg" {
 			ch.YMin, ch.YMax = 0, 100
 		}
-		if err := model.WriteAtomic(out+f.file, func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
+		if err := atomicfile.Write(out+f.file, func(w io.Writer) error { return plot.WriteSVG(w, ch) }); err != nil {
 			return err
 		}
 	}

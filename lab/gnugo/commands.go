@@ -129,11 +129,6 @@ func (e *Engine) SetRandomSeed(ctx context.Context, seed uint32) error {
 	return e.do(ctx, "set_random_seed", strconv.FormatUint(uint64(seed), 10))
 }
 
-// Komi sets the komi.
-func (e *Engine) Komi(ctx context.Context, komi float64) error {
-	return e.do(ctx, "komi", strconv.FormatFloat(komi, 'f', -1, 64))
-}
-
 // Play plays a move for c (a stone, or a pass). GNU Go refuses an illegal move with a
 // *CommandError ("illegal move").
 func (e *Engine) Play(ctx context.Context, c Color, m Move) error {
@@ -236,27 +231,4 @@ func (e *Engine) read(ctx context.Context, command string, p Point) (Result, err
 		return Result{}, fmt.Errorf("gnugo: %s %s: %w", command, p, err)
 	}
 	return r, nil
-}
-
-// LoadSGF loads a game record from a file GNU Go can read, up to and not including move
-// number upTo (0: the whole game), and returns the player to move.
-func (e *Engine) LoadSGF(ctx context.Context, file string, upTo int) (Color, error) {
-	if file == "" || strings.ContainsAny(file, " \t") {
-		return 0, fmt.Errorf("gnugo: loadsgf %q: GTP cannot send an empty file name or one with spaces", file)
-	}
-	words := []string{"loadsgf", file}
-	if upTo > 0 {
-		words = append(words, strconv.Itoa(upTo))
-	}
-	text, err := e.Command(ctx, words...)
-	if err != nil {
-		return 0, err
-	}
-	switch strings.ToLower(text) {
-	case "black":
-		return Black, nil
-	case "white":
-		return White, nil
-	}
-	return 0, fmt.Errorf("gnugo: loadsgf: %w: %q is not a colour", ErrProtocol, clip(text))
 }

@@ -7,7 +7,7 @@
 // (lab/captureset) needs: setting up a board (BoardSize, ClearBoard, Play, Undo),
 // letting GNU Go play (GenMove, SetRandomSeed), reading the board (ListStones,
 // WormStones, CountLib, FindLib, IsLegal) and GNU Go's tactical reading (Attack,
-// Defend). LoadSGF loads a game record.
+// Defend).
 //
 // The program is found by Find: $ARENA_GNUGO, else gnugo on $PATH, else
 // /usr/games/gnugo, where Debian installs it. A missing program is ErrNotFound; a

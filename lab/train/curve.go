@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/players/ai/learn/model"
 )
@@ -53,7 +54,7 @@ func (w *Window) Label(played int) string {
 // against each test opponent at every point) and BASE.svg.
 func (t *Trainer) WriteCurve(base string) error {
 	cfg, st := t.cfg, t.st
-	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
+	err := atomicfile.Write(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		head := []string{"games", "wins", "draws", "losses", "win_rate"}
 		for _, o := range Pooled(cfg.Test, nil) {
@@ -94,7 +95,7 @@ func (t *Trainer) WriteCurve(base string) error {
 		}
 	}
 	ch.Series = append([]plot.Series{trainS}, tests...)
-	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+	return atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 }
 
 // File returns the weights file of the search's result, recording the search; version
@@ -117,7 +118,7 @@ func (r *TuneResult) File(version string) (*model.File, error) {
 func (r *TuneResult) WriteCurve(base string) error {
 	cfg := r.Config
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-	err := model.WriteAtomic(base+".csv", func(w io.Writer) error {
+	err := atomicfile.Write(base+".csv", func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"generation", "games", "best", "elite_mean", "sigma_mean"})
 		for _, g := range r.Generations {
@@ -138,7 +139,7 @@ func (r *TuneResult) WriteCurve(base string) error {
 	ch := plot.Chart{Title: fmt.Sprintf("tuning a strategy network on %s (seed %d)", cfg.Game, cfg.Seed),
 		XLabel: "generation", YLabel: fmt.Sprintf("score over %d games a candidate (%%)", cfg.Games*len(cfg.Opponents)), YMin: 0, YMax: 100,
 		Series: []plot.Series{best, elite}}
-	return model.WriteAtomic(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
+	return atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 }
 
 // CheckpointError is a checkpoint that Open found but cannot carry on from: unreadable,

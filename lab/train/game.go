@@ -264,7 +264,7 @@ func play(g game.Game, black, white mover, randomPlies int, rng *rand.Rand) (gam
 		if seat == 1 {
 			m = white
 		}
-		mv := legal[0]
+		var mv game.Move
 		var err error
 		if s.Ply() < randomPlies {
 			mv = legal[rng.IntN(len(legal))]

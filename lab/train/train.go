@@ -1,7 +1,6 @@
 package train
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +18,8 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/atomicfile"
+	"github.com/arenaref/arena/internal/strictjson"
 	"github.com/arenaref/arena/players/agents/learned"
 	"github.com/arenaref/arena/players/ai/learn/model"
 	"github.com/arenaref/arena/players/ai/learn/td"
@@ -543,19 +544,18 @@ func (t *Trainer) Evaluator() model.Evaluator { return t.eval }
 
 // SaveCheckpoint writes the state to path atomically.
 func (t *Trainer) SaveCheckpoint(path string) error {
-	return model.WriteAtomic(path, func(w io.Writer) error { return json.NewEncoder(w).Encode(t.st) })
+	return atomicfile.Write(path, func(w io.Writer) error { return json.NewEncoder(w).Encode(t.st) })
 }
 
-// LoadCheckpoint reads a checkpoint file.
+// LoadCheckpoint reads a checkpoint file, strictly as every file Arena reads: a field
+// missing is zero, one unknown, misspelt or given twice is an error.
 func LoadCheckpoint(path string) (State, error) {
 	var st State
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return st, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
+	if err := strictjson.Decode(data, &st); err != nil {
 		return st, fmt.Errorf("%s: %w: %v", path, ErrConfig, err)
 	}
 	return st, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -94,6 +95,45 @@ func TestMethods(t *testing.T) {
 			}
 			if f.Training.Games != tc.cfg.Games || f.Training.Method != tc.cfg.Method {
 				t.Errorf("file records %+v", f.Training)
+			}
+		})
+	}
+}
+
+// TestLoadCheckpoint checks which checkpoint files load: one written before a field
+// existed still does (the field reads as zero); a misspelt, unknown or repeated field, or
+// data after the object, does not.
+func TestLoadCheckpoint(t *testing.T) {
+	old := `{"format":"arena-train-checkpoint","version":1,"config":{"game":"othello","method":"td","games":10,` +
+		`"seed":1,"seat":"both","depth":1,"init":"zero","every":1},"played":3,"wins":1,"draws":1,"losses":1,` +
+		`"block":{"games":0,"wins":0,"draws":0,"losses":0},"next":0,"streak":0,"last_result":1,"weights":[0.5,-1],"curve":[]}`
+	tests := []struct {
+		name string
+		data string
+		ok   bool
+	}{
+		{"written before test_first, evo and seconds existed", old, true},
+		{"white space after", old + "\n\n", true},
+		{"unknown field", strings.Replace(old, `"played"`, `"rounds":2,"played"`, 1), false},
+		{"field in another case", strings.Replace(old, `"played"`, `"Played"`, 1), false},
+		{"field given twice", strings.Replace(old, `"played":3`, `"played":3,"played":4`, 1), false},
+		{"data after the object", old + "{}", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "w.json.ckpt")
+			if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st, err := LoadCheckpoint(path)
+			if (err == nil) != tt.ok {
+				t.Fatalf("LoadCheckpoint = %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && !errors.Is(err, ErrConfig) {
+				t.Errorf("LoadCheckpoint = %v, want an ErrConfig", err)
+			}
+			if tt.ok && (st.Played != 3 || st.Seconds != 0 || st.Config.TestFirst || !slices.Equal(st.Weights, []float64{0.5, -1})) {
+				t.Errorf("LoadCheckpoint = %+v", st)
 			}
 		})
 	}

@@ -92,7 +92,7 @@ func Init(ctx context.Context, o Options) (res Result, err error) {
 		if err != nil {
 			return err
 		}
-		if err := o.Store.AddCredential(ctx, store.Credential{Name: c.Name, Role: c.Role, Kind: c.Kind, Public: c.Public}); err != nil {
+		if err := o.Store.AddCredential(ctx, c); err != nil {
 			return fmt.Errorf("course: credentials of %s: %w", name, err)
 		}
 		added = append(added, name)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
-	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/internal/names"
 	"github.com/arenaref/arena/store"
 )
 
@@ -27,7 +27,7 @@ func validEntryStatus(s string) bool {
 // AddLadderEntry adds an entry to a ladder and returns its id.
 func (db *DB) AddLadderEntry(ctx context.Context, e store.LadderEntry) (int64, error) {
 	switch {
-	case !protocol.ValidName(e.Player):
+	case !names.Valid(e.Player):
 		return 0, fmt.Errorf("add ladder entry: %w: player %q", store.ErrInvalid, e.Player)
 	case len(e.Version) > 64:
 		return 0, fmt.Errorf("add ladder entry: %w: version of %d bytes", store.ErrInvalid, len(e.Version))

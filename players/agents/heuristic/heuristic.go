@@ -133,10 +133,6 @@ func (w *Table) Score(own, opp uint64) int {
 	return v
 }
 
-// TableScore returns Weights.Score(own, opp): the 8x8 table score of own's discs against
-// opp's.
-func TableScore(own, opp uint64) int { return Weights.Score(own, opp) }
-
 // cornerMask returns the four corners of a board of the given size.
 func cornerMask(size int) uint64 {
 	far := uint(size - 1)

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/arenaref/arena/games/checkers"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/strictjson"
 )
 
@@ -160,28 +160,7 @@ func (f *CheckersFile) Write(w io.Writer) error {
 
 // Save writes the file to path through a temporary file renamed over it, so that a
 // reader never sees half a file.
-func (f *CheckersFile) Save(path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := f.Write(tmp); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func (f *CheckersFile) Save(path string) error { return atomicfile.Write(path, f.Write) }
 
 // loadWeights reads the weights=FILE setting: the games whose evaluation the file
 // replaces, by name, the agent then playing those only. A weights file is for standard

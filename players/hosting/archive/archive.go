@@ -121,7 +121,7 @@ func (w *walker) tarGz(data []byte) error {
 		}
 		var dir bool
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // tar.Reader.Next reads an old-style TypeRegA as TypeReg or TypeDir
 		case tar.TypeDir:
 			dir = true
 		case tar.TypeSymlink:

@@ -7,11 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/internal/strictjson"
 )
 
@@ -259,36 +258,5 @@ func (f *File) Encode(w io.Writer) error {
 // Save writes f to path atomically: to a temporary file in the same directory, synced,
 // then renamed over path, so a crash leaves the old file or the new one, never half.
 func (f *File) Save(path string) error {
-	return WriteAtomic(path, f.Encode)
-}
-
-// WriteAtomic writes a file through write atomically (temporary file, sync, rename).
-func WriteAtomic(path string, write func(io.Writer) error) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+strings.TrimPrefix(base, ".")+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	// CreateTemp makes the file readable by its owner only; a weights file or a chart is
-	// for sharing.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, f.Encode)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -377,27 +376,6 @@ func TestSaveErrors(t *testing.T) {
 		}
 		if !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("file after Save over a larger one: %d bytes, want the %d bytes of the new one", len(got), want.Len())
-		}
-		assertFiles(t, dir, "w.json")
-	})
-	t.Run("write fails", func(t *testing.T) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "w.json")
-		if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		boom := errors.New("boom")
-		err := model.WriteAtomic(path, func(w io.Writer) error {
-			if _, err := w.Write([]byte("half")); err != nil {
-				return err
-			}
-			return boom
-		})
-		if !errors.Is(err, boom) {
-			t.Errorf("WriteAtomic = %v, want %v", err, boom)
-		}
-		if got, _ := os.ReadFile(path); string(got) != "old" {
-			t.Errorf("the old file now holds %q", got)
 		}
 		assertFiles(t, dir, "w.json")
 	})

@@ -46,7 +46,7 @@ var rules = []rule{
 		not:  []string{"..."}},
 	{why: "the storage implementations know nothing of the referee, the application or the players",
 		from: []string{"store/..."},
-		not:  []string{"referee/...", "organizer/...", "players/...", "web/...", "tournament/...", "bus/..."}},
+		not:  []string{"protocol/...", "referee/...", "organizer/...", "players/...", "web/...", "tournament/...", "bus/..."}},
 	{why: "the web view renders games by name: it imports no game package",
 		from: []string{"web/..."},
 		not:  []string{"games/...", "players/agents/...", "players/ai/...", "lab/..."}},

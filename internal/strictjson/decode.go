@@ -78,7 +78,9 @@ func (r *reader) release() {
 
 // explain words the errors of the strict checks as encoding/json and the earlier
 // strictjson did, which messages to engine authors and tests quote; other errors are json
-// v2's own.
+// v2's own, but always worded with "cannot": json v2 picks "cannot" or "unable to" at
+// random once per process, so that nobody matches its text, and a message to a player
+// should not change from one run to the next.
 func explain(err error) error {
 	var serr *json.SemanticError
 	if errors.As(err, &serr) && errors.Is(serr.Err, json.ErrUnknownName) {
@@ -89,8 +91,20 @@ func explain(err error) error {
 	if errors.As(err, &xerr) && errors.Is(xerr.Err, jsontext.ErrDuplicateName) {
 		return fmt.Errorf("field %q given twice%s", xerr.JSONPointer.LastToken(), where(xerr.JSONPointer.Parent()))
 	}
+	if rest, ok := strings.CutPrefix(err.Error(), "json: unable to "); ok && serr != nil {
+		return reworded{"json: cannot " + rest, err}
+	}
 	return err
 }
+
+// reworded is an error with the text of its own and the cause of another.
+type reworded struct {
+	text  string
+	cause error
+}
+
+func (e reworded) Error() string { return e.text }
+func (e reworded) Unwrap() error { return e.cause }
 
 // caseHint points out, when name is unknown to the struct type t only by its case, that
 // the case matters: encoding/json would have taken it.

@@ -2,10 +2,16 @@ package strictjson
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 type inner struct {
@@ -47,7 +53,8 @@ func TestDecode(t *testing.T) {
 		{"deep but within the bound", `{"free":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}`, ""},
 		{"too deep", `{"free":` + strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2) + `}`, "nested more than"},
 		{"brackets in a string do not nest", `{"a":"` + strings.Repeat("[", MaxDepth+2) + `\"{"}`, ""},
-		{"not an object", `[1]`, "cannot unmarshal"},
+		{"not an object", `[1]`, "json: cannot unmarshal JSON array into Go strictjson.doc"},
+		{"a string for a number", `{"Plain":"3"}`, "json: cannot unmarshal JSON string into Go int within \"/Plain\""},
 		{"cut short", `{"a":`, "EOF"},
 	}
 	for _, tt := range tests {
@@ -103,12 +110,51 @@ func TestDecodeAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestExplainKeepsOneWording checks that a json v2 error worded "unable to" (its choice,
+// at random once per process) reads "cannot", and still wraps its cause.
+func TestExplainKeepsOneWording(t *testing.T) {
+	cause := &jsonv2.SemanticError{}
+	err := explain(fmt.Errorf("json: unable to unmarshal JSON string into Go int: %w", cause))
+	var serr *jsonv2.SemanticError
+	if err.Error() != "json: cannot unmarshal JSON string into Go int: "+cause.Error() || !errors.As(err, &serr) {
+		t.Errorf("explain = %q (wraps the cause: %v)", err, errors.As(err, &serr))
+	}
+}
+
 // TestDecodeLeavesUnexported checks that a key named like an unexported field neither
 // reaches it nor passes as known.
 func TestDecodeLeavesUnexported(t *testing.T) {
 	var d doc
 	if err := Decode([]byte(`{"skip":1}`), &d); err == nil || d.skip != 0 {
 		t.Errorf("Decode({\"skip\":1}) = %v, skip %d; want an error and skip 0", err, d.skip)
+	}
+}
+
+// TestDecodeConcurrently checks that the pooled decoders keep nothing of one Decode for
+// the next: goroutines decoding different documents, good and bad, each get their own.
+func TestDecodeConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				want := strconv.Itoa(g*1000 + i)
+				var d doc
+				if err := Decode([]byte(`{"a":"`+want+`","in":{"b":`+want+`}}`), &d); err != nil || d.A != want || d.In == nil || strconv.Itoa(d.In.B) != want {
+					errs <- fmt.Errorf("goroutine %d: Decode = %+v, %v; want a and b %s", g, d, err, want)
+					return
+				}
+				if err := Decode([]byte(`{"a":"x","a":"y"}`), &d); err == nil {
+					errs <- fmt.Errorf("goroutine %d: a repeated key passed", g)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
 

@@ -1,5 +1,4 @@
-// Package export writes recorded games (store.Game) in formats other tools read, and reads
-// them back: PGN for rating tools such as Ordo and BayesElo, GGF for Othello programs, one
+// Package export writes recorded games (store.Game) in formats other tools read: PGN for rating tools such as Ordo and BayesElo, GGF for Othello programs, one
 // JSON document for scripts, and CSV, one row per game, for spreadsheets.
 //
 // # Seats
@@ -92,7 +91,9 @@
 //
 // # Reading
 //
-// The readers return what each format carries as Records, except ReadJSON, which returns
-// the games themselves. They refuse malformed input with errors wrapping ErrMalformed, and
-// whatever they accept can be written again and reads back the same.
+// Only tests read these formats back, so the readers are in store/export/exporttest. They
+// return what each format carries as Records, except ReadJSON, which returns the games
+// themselves. They refuse malformed input with errors wrapping ErrMalformed, and whatever
+// they accept can be written again (WritePGNRecords, WriteGGFRecords, WriteCSVRecords,
+// WriteJSON) and reads back the same.
 package export

@@ -12,7 +12,7 @@ import (
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
-	"github.com/arenaref/arena/store/export"
+	"github.com/arenaref/arena/store/export/exporttest"
 )
 
 // TestRatingsGamesExport runs a tournament, then rates it, lists its games and exports
@@ -78,7 +78,7 @@ func TestRatingsGamesExport(t *testing.T) {
 		var n int
 		switch format {
 		case "pgn":
-			recs, err := export.ReadPGN(f)
+			recs, err := exporttest.ReadPGN(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,19 +101,19 @@ func TestRatingsGamesExport(t *testing.T) {
 				}
 			}
 		case "ggf":
-			recs, err := export.ReadGGF(f)
+			recs, err := exporttest.ReadGGF(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			n = len(recs)
 		case "json":
-			games, err := export.ReadJSON(f)
+			games, err := exporttest.ReadJSON(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			n = len(games)
 		case "csv":
-			recs, err := export.ReadCSV(f)
+			recs, err := exporttest.ReadCSV(f)
 			if err != nil {
 				t.Fatal(err)
 			}

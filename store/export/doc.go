@@ -1,5 +1,4 @@
-// Package export writes recorded games (store.Game) in formats other tools read, and reads
-// them back: PGN for rating tools such as Ordo and BayesElo, GGF for Othello programs, one
+// Package export writes recorded games (store.Game) in formats other tools read: PGN for rating tools such as Ordo and BayesElo, GGF for Othello programs, one
 // JSON document for scripts, and CSV, one row per game, for spreadsheets.
 //
 // # Seats
@@ -68,7 +67,7 @@
 // and the flag t (a time forfeit) or r (every other forfeit: a resignation, an illegal
 // move, a lost connection...), since a margin the loser never played out would misstate
 // the winner; a draw that was not played out is 0.00, and an unfinished game has no RE.
-// ReadGGF gives the Reason "normal" for a result without a flag, "time_forfeit" for t,
+// exporttest.ReadGGF gives the Reason "normal" for a result without a flag, "time_forfeit" for t,
 // "resigned" for r and "score" for s (GGF's mutual score).
 //
 // # JSON
@@ -81,7 +80,7 @@
 // rating with player, before and after. Fields that are empty or zero are left out, except
 // id, tournament_id, round, index, game, players, result, reason, start_position,
 // final_position and moves, the fields of a rating, and in a move ply, seat, move and
-// elapsed_ns. ReadJSON reads exactly this document and refuses unknown fields.
+// elapsed_ns. exporttest.ReadJSON reads exactly this document and refuses unknown fields.
 //
 // # CSV
 //
@@ -92,7 +91,9 @@
 //
 // # Reading
 //
-// The readers return what each format carries as Records, except ReadJSON, which returns
-// the games themselves. They refuse malformed input with errors wrapping ErrMalformed, and
-// whatever they accept can be written again and reads back the same.
+// Only tests read these formats back, so the readers are in store/export/exporttest. They
+// return what each format carries as Records, except ReadJSON, which returns the games
+// themselves. They refuse malformed input with errors wrapping ErrMalformed, and whatever
+// they accept can be written again (WritePGNRecords, WriteGGFRecords, WriteCSVRecords,
+// WriteJSON) and reads back the same.
 package export

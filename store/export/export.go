@@ -71,16 +71,18 @@ type Record struct {
 // results are the results a store.Game and a Record may have.
 var results = []string{store.ResultFirstWins, store.ResultSecondWins, store.ResultDraw, store.ResultNone}
 
-func validResult(s string) bool { return slices.Contains(results, s) }
+// ValidResult reports whether s is one of the four results: the writers refuse any other
+// and the readers accept no other.
+func ValidResult(s string) bool { return slices.Contains(results, s) }
 
-// maxBoard is the largest Othello board the writers and readers handle: files are the
+// MaxBoard is the largest Othello board the writers and readers handle: files are the
 // letters a to z.
-const maxBoard = 26
+const MaxBoard = 26
 
-// othelloSize returns the board side of an Othello spec ("othello" 8, "othello:size=6"
+// OthelloSize returns the board side of an Othello spec ("othello" 8, "othello:size=6"
 // 6), and false for a spec of another game or a size no board can have: an even side from
 // 4 to 26, so that the start position has its four centre squares and every file a letter.
-func othelloSize(spec string) (int, bool) {
+func OthelloSize(spec string) (int, bool) {
 	if !strings.HasPrefix(spec, "othello") {
 		return 0, false // before ParseSpec, which would allocate for every game of a file
 	}
@@ -98,23 +100,14 @@ func othelloSize(spec string) (int, bool) {
 			return 0, false
 		}
 	}
-	if !validBoard(n) {
+	if !ValidBoard(n) {
 		return 0, false
 	}
 	return n, true
 }
 
-// validBoard reports whether n is the side of an Othello board the formats handle.
-func validBoard(n int) bool { return n >= 4 && n <= maxBoard && n%2 == 0 }
-
-// othelloSpec is the canonical spec of Othello on an n by n board, as games/othello
-// names it.
-func othelloSpec(n int) string {
-	if n == 8 {
-		return "othello"
-	}
-	return "othello:size=" + strconv.Itoa(n)
-}
+// ValidBoard reports whether n is the side of an Othello board the formats handle.
+func ValidBoard(n int) bool { return n >= 4 && n <= MaxBoard && n%2 == 0 }
 
 // flatMoves returns the moves of a whole game, the opening first, one entry per ply: a
 // ply at which several seats moved (the store records each seat's move under the same
@@ -151,9 +144,9 @@ func simultaneous(moves []string) bool {
 	return slices.ContainsFunc(moves, func(m string) bool { return strings.Contains(m, "/") })
 }
 
-// roundTag writes a tournament round and a schedule index as PGN's Round: "R.I", "R"
+// RoundTag writes a tournament round and a schedule index as PGN's Round: "R.I", "R"
 // without an index, "-" (not applicable) outside tournaments.
-func roundTag(round, index int) string {
+func RoundTag(round, index int) string {
 	switch {
 	case index > 0:
 		return strconv.Itoa(round) + "." + strconv.Itoa(index)
@@ -163,25 +156,26 @@ func roundTag(round, index int) string {
 	return "-"
 }
 
-// parseRoundTag reads what roundTag writes.
+// parseRoundTag reads what RoundTag writes.
 func parseRoundTag(s string) (round, index int, ok bool) {
 	if s == "-" {
 		return 0, 0, true
 	}
 	r, i, dotted := strings.Cut(s, ".")
-	round, ok = atoiNonNeg(r)
+	round, ok = ParseDigits(r)
 	if !ok {
 		return 0, 0, false
 	}
 	if !dotted {
 		return round, 0, round > 0
 	}
-	index, ok = atoiNonNeg(i)
+	index, ok = ParseDigits(i)
 	return round, index, ok && index > 0
 }
 
-// atoiNonNeg reads a non-negative decimal number of plain digits.
-func atoiNonNeg(s string) (int, bool) {
+// ParseDigits reads a non-negative decimal number of plain digits, the way every number
+// of the formats is read: no sign, no space, no empty text.
+func ParseDigits(s string) (int, bool) {
 	if s == "" || strings.Trim(s, "0123456789") != "" {
 		return 0, false
 	}

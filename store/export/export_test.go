@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/arenaref/arena/games/othello"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/export"
+	"github.com/arenaref/arena/store/export/exporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -171,20 +172,20 @@ func othelloOnly(games []store.Game) []store.Game {
 
 func TestGolden(t *testing.T) {
 	games := fixtures(t)
-	meta := Meta{Site: "arena"}
+	meta := export.Meta{Site: "arena"}
 	tests := []struct {
 		file  string
 		write func(*bytes.Buffer) error
 		read  func(*bytes.Buffer) (int, error)
 	}{
-		{"games.pgn", func(b *bytes.Buffer) error { return WritePGN(b, games, meta) },
-			func(b *bytes.Buffer) (int, error) { r, err := ReadPGN(b); return len(r), err }},
-		{"games.ggf", func(b *bytes.Buffer) error { return WriteGGF(b, othelloOnly(games)) },
-			func(b *bytes.Buffer) (int, error) { r, err := ReadGGF(b); return len(r), err }},
-		{"games.json", func(b *bytes.Buffer) error { return WriteJSON(b, games) },
-			func(b *bytes.Buffer) (int, error) { r, err := ReadJSON(b); return len(r), err }},
-		{"games.csv", func(b *bytes.Buffer) error { return WriteCSV(b, games) },
-			func(b *bytes.Buffer) (int, error) { r, err := ReadCSV(b); return len(r), err }},
+		{"games.pgn", func(b *bytes.Buffer) error { return export.WritePGN(b, games, meta) },
+			func(b *bytes.Buffer) (int, error) { r, err := exporttest.ReadPGN(b); return len(r), err }},
+		{"games.ggf", func(b *bytes.Buffer) error { return export.WriteGGF(b, othelloOnly(games)) },
+			func(b *bytes.Buffer) (int, error) { r, err := exporttest.ReadGGF(b); return len(r), err }},
+		{"games.json", func(b *bytes.Buffer) error { return export.WriteJSON(b, games) },
+			func(b *bytes.Buffer) (int, error) { r, err := exporttest.ReadJSON(b); return len(r), err }},
+		{"games.csv", func(b *bytes.Buffer) error { return export.WriteCSV(b, games) },
+			func(b *bytes.Buffer) (int, error) { r, err := exporttest.ReadCSV(b); return len(r), err }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -221,7 +222,7 @@ func TestFixtures(t *testing.T) {
 	games := fixtures(t)
 	var draw, forfeit, six, pass, ipd, hostile bool
 	for _, g := range games {
-		flat := flatMoves(g)
+		flat := export.FlatMoves(g)
 		draw = draw || g.Result == store.ResultDraw
 		forfeit = forfeit || g.Reason == "time_forfeit"
 		six = six || g.Game == "othello:size=6"
@@ -232,27 +233,6 @@ func TestFixtures(t *testing.T) {
 	if !draw || !forfeit || !six || !pass || !ipd || !hostile {
 		t.Errorf("fixtures lack a case: draw %v, time forfeit %v, 6x6 %v, pass %v, ipd %v, hostile names %v",
 			draw, forfeit, six, pass, ipd, hostile)
-	}
-}
-
-func TestFlatMoves(t *testing.T) {
-	tests := []struct {
-		name string
-		g    store.Game
-		want []string
-	}{
-		{"empty", store.Game{}, []string{}},
-		{"sequential", store.Game{Opening: []string{"f5"}, Moves: []store.Move{{Ply: 1, Seat: 1, Move: "d6"}, {Ply: 2, Seat: 0, Move: "pass"}}},
-			[]string{"f5", "d6", "pass"}},
-		{"joint", store.Game{Opening: []string{"C,D"}, Moves: []store.Move{{Ply: 1, Seat: 1, Move: "D"}, {Ply: 1, Seat: 0, Move: "C"}, {Ply: 2, Seat: 0, Move: "D"}, {Ply: 2, Seat: 1, Move: "D"}}},
-			[]string{"C/D", "C/D", "D/D"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := flatMoves(tt.g); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("flatMoves = %q, want %q", got, tt.want)
-			}
-		})
 	}
 }
 
@@ -267,36 +247,10 @@ func TestOthelloSize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
-			n, ok := othelloSize(tt.spec)
+			n, ok := export.OthelloSize(tt.spec)
 			if n != tt.want || ok != (tt.want > 0) {
 				t.Errorf("othelloSize(%q) = %d, %v, want %d", tt.spec, n, ok, tt.want)
 			}
 		})
-	}
-}
-
-func TestRoundTag(t *testing.T) {
-	tests := []struct {
-		round, index int
-		want         string
-	}{
-		{0, 0, "-"}, {3, 0, "3"}, {3, 12, "3.12"}, {0, 5, "0.5"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			got := roundTag(tt.round, tt.index)
-			if got != tt.want {
-				t.Fatalf("roundTag(%d, %d) = %q, want %q", tt.round, tt.index, got, tt.want)
-			}
-			r, i, ok := parseRoundTag(got)
-			if !ok || r != tt.round || i != tt.index {
-				t.Errorf("parseRoundTag(%q) = %d, %d, %v", got, r, i, ok)
-			}
-		})
-	}
-	for _, bad := range []string{"", "?", "0", "1.0", "a.b", "1.", ".1", "-1", "1.-2", "1.2.3", "+1"} {
-		if _, _, ok := parseRoundTag(bad); ok {
-			t.Errorf("parseRoundTag(%q) accepted it", bad)
-		}
 	}
 }

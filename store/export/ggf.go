@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -42,8 +41,29 @@ func WriteGGF(w io.Writer, games []store.Game) error {
 	return err
 }
 
+// WriteGGFRecords writes records in GGF, one game a line, the way WriteGGF writes games,
+// so that whatever exporttest.ReadGGF reads can be written again. A record has no start
+// position, times or disc margin: its game starts from the standard position, and a
+// result other than a draw gives the winner the whole board. A record that is not of
+// Othello, or whose moves are not squares, is an error wrapping ErrUnsupported, and
+// nothing is written then.
+func WriteGGFRecords(w io.Writer, recs []Record) error {
+	var buf bytes.Buffer
+	for i, rec := range recs {
+		gg, err := ggfFromRecord(rec)
+		if err == nil {
+			err = writeGGFGame(&buf, gg)
+		}
+		if err != nil {
+			return fmt.Errorf("export ggf: record %d: %w", i+1, err)
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
 func ggfFromGame(g store.Game) (ggfGame, error) {
-	n, ok := othelloSize(g.Game)
+	n, ok := OthelloSize(g.Game)
 	if !ok {
 		return ggfGame{}, fmt.Errorf("%w: GGF holds Othello games, not %q", ErrUnsupported, g.Game)
 	}
@@ -67,14 +87,14 @@ func ggfFromGame(g store.Game) (ggfGame, error) {
 		first = 1
 	}
 	for i, text := range g.Opening {
-		sq, ok := parseSquare(text, n)
+		sq, ok := ParseSquare(text, n)
 		if !ok {
 			return ggfGame{}, fmt.Errorf("%w: opening move %d %q is no square of a %dx%d board", ErrUnsupported, i+1, text, n, n)
 		}
 		gg.moves = append(gg.moves, ggfMoveText(sq))
 	}
 	for i, m := range g.Moves {
-		sq, ok := parseSquare(m.Move, n)
+		sq, ok := ParseSquare(m.Move, n)
 		if !ok {
 			return ggfGame{}, fmt.Errorf("%w: move %d %q is no square of a %dx%d board", ErrUnsupported, i+1, m.Move, n, n)
 		}
@@ -95,11 +115,11 @@ func ggfFromGame(g store.Game) (ggfGame, error) {
 // ggfFromRecord is the GGF of a record, which has no start position, times or margin: the
 // standard start position, and the whole board to the winner.
 func ggfFromRecord(rec Record) (ggfGame, error) {
-	n, ok := othelloSize(rec.Game)
+	n, ok := OthelloSize(rec.Game)
 	if !ok || rec.Board != 0 && rec.Board != n {
 		return ggfGame{}, fmt.Errorf("%w: GGF holds Othello games, not %q on a board of %d", ErrUnsupported, rec.Game, rec.Board)
 	}
-	if !validResult(rec.Result) {
+	if !ValidResult(rec.Result) {
 		return ggfGame{}, fmt.Errorf("%w: result %q", ErrUnsupported, rec.Result)
 	}
 	gg := ggfGame{
@@ -107,7 +127,7 @@ func ggfFromRecord(rec Record) (ggfGame, error) {
 		board: initialBoard(n), side: 'X', result: ggfResult(rec.Result, rec.Reason, 0, false, n),
 	}
 	for i, text := range rec.Moves {
-		sq, ok := parseSquare(text, n)
+		sq, ok := ParseSquare(text, n)
 		if !ok {
 			return ggfGame{}, fmt.Errorf("%w: move %d %q is no square of a %dx%d board", ErrUnsupported, i+1, text, n, n)
 		}
@@ -182,9 +202,9 @@ func parseBoard(text string, n int) (board string, side byte, ok bool) {
 	return text[:n*n], side, side == 'X' || side == 'O'
 }
 
-// parseSquare reads a move on an n by n board, a square such as "d3" or a pass, in any
+// ParseSquare reads a move on an n by n board, a square such as "d3" or a pass, in any
 // case, and returns it as Arena writes it: "d3" or "pass". GGF's "pa" is a pass too.
-func parseSquare(text string, n int) (string, bool) {
+func ParseSquare(text string, n int) (string, bool) {
 	t := strings.ToLower(text)
 	if t == "pass" || t == "pa" {
 		return "pass", true
@@ -192,7 +212,7 @@ func parseSquare(text string, n int) (string, bool) {
 	if len(t) < 2 || t[0] < 'a' || int(t[0]-'a') >= n {
 		return "", false
 	}
-	rank, ok := atoiNonNeg(t[1:])
+	rank, ok := ParseDigits(t[1:])
 	if !ok || rank < 1 || rank > n {
 		return "", false
 	}
@@ -258,177 +278,4 @@ func ggfColour(c byte) string {
 		return "*"
 	}
 	return "O"
-}
-
-// ReadGGF reads the Othello games of a GGF file. Properties other than GM, PC, DT, PB, PW,
-// RE, BO, B and W are ignored; each game needs GM[Othello] and BO, on an even board from
-// 4x4 to 26x26, and its moves must alternate between the colours from the side to move of
-// BO, passes included. Moves come back as Arena writes them ("d3", "pass"), without the
-// evaluation and time GGF may add. Errors wrap ErrMalformed.
-func ReadGGF(r io.Reader) ([]Record, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	var recs []Record
-	for pos := 0; ; {
-		pos = skipSpace(src, pos)
-		if pos == len(src) {
-			return recs, nil
-		}
-		rec, end, err := readGGFGame(src, pos)
-		if err != nil {
-			return nil, fmt.Errorf("%w: ggf game %d (byte %d): %w", ErrMalformed, len(recs)+1, pos, err)
-		}
-		recs = append(recs, rec)
-		pos = end
-	}
-}
-
-func skipSpace(src []byte, pos int) int {
-	for pos < len(src) && (src[pos] == ' ' || src[pos] == '\t' || src[pos] == '\n' || src[pos] == '\r') {
-		pos++
-	}
-	return pos
-}
-
-// readGGFGame reads the game at src[pos:] and returns it with the position after it.
-func readGGFGame(src []byte, pos int) (Record, int, error) {
-	var rec Record
-	if !bytes.HasPrefix(src[pos:], []byte("(;")) {
-		return rec, 0, fmt.Errorf("a game starts with \"(;\"")
-	}
-	pos += 2
-	props := map[string]string{}
-	type move struct {
-		colour byte
-		text   string
-	}
-	var moves []move
-	for {
-		pos = skipSpace(src, pos)
-		if bytes.HasPrefix(src[pos:], []byte(";)")) {
-			pos += 2
-			break
-		}
-		start := pos
-		for pos < len(src) && 'A' <= src[pos] && src[pos] <= 'Z' {
-			pos++
-		}
-		name := string(src[start:pos])
-		if name == "" || pos == len(src) || src[pos] != '[' {
-			return rec, 0, fmt.Errorf("byte %d: expected a property, NAME[value], or \";)\"", start)
-		}
-		var value strings.Builder
-		for pos++; ; pos++ {
-			if pos >= len(src) {
-				return rec, 0, fmt.Errorf("property %s: no closing ']'", name)
-			}
-			c := src[pos]
-			if c == '\\' && pos+1 < len(src) {
-				pos++
-				c = src[pos]
-			} else if c == ']' {
-				pos++
-				break
-			}
-			if c < 0x20 || c == 0x7f {
-				return rec, 0, fmt.Errorf("property %s: control character %q", name, c)
-			}
-			value.WriteByte(c)
-		}
-		switch name {
-		case "B":
-			moves = append(moves, move{'X', value.String()})
-		case "W":
-			moves = append(moves, move{'O', value.String()})
-		default:
-			props[name] = value.String()
-		}
-	}
-
-	if gm, ok := props["GM"]; !ok || !strings.EqualFold(gm, "Othello") {
-		return rec, 0, fmt.Errorf("GM is %q, not Othello", props["GM"])
-	}
-	bo, ok := props["BO"]
-	if !ok {
-		return rec, 0, fmt.Errorf("no BO")
-	}
-	n, side, err := parseGGFBoard(bo)
-	if err != nil {
-		return rec, 0, err
-	}
-	rec.Game, rec.Board = othelloSpec(n), n
-	rec.Site, rec.Date, rec.White, rec.Black = props["PC"], props["DT"], props["PB"], props["PW"]
-	rec.Result = store.ResultNone
-	if re, ok := props["RE"]; ok {
-		if rec.Result, rec.Reason, err = parseGGFResult(re); err != nil {
-			return rec, 0, err
-		}
-	}
-	colour := side
-	for i, m := range moves {
-		if m.colour != colour {
-			return rec, 0, fmt.Errorf("move %d %q: the colours do not alternate", i+1, m.text)
-		}
-		colour ^= 'X' ^ 'O'
-		text, _, _ := strings.Cut(m.text, "/")
-		sq, ok := parseSquare(text, n)
-		if !ok {
-			return rec, 0, fmt.Errorf("move %d %q is no square of a %dx%d board", i+1, m.text, n, n)
-		}
-		rec.Moves = append(rec.Moves, sq)
-	}
-	return rec, pos, nil
-}
-
-// parseGGFBoard reads BO: the board size, the squares row by row ('*', 'O', '-'), white
-// space between them allowed, and the side to move. It returns the side in Arena's
-// notation, 'X' or 'O'.
-func parseGGFBoard(bo string) (n int, side byte, err error) {
-	size, rest, _ := strings.Cut(strings.TrimLeft(bo, " "), " ")
-	n, ok := atoiNonNeg(size)
-	if !ok || !validBoard(n) {
-		return 0, 0, fmt.Errorf("BO %q: the board size is not an even number from 4 to %d", bo, maxBoard)
-	}
-	marks := strings.Join(strings.Fields(rest), "")
-	if len(marks) != n*n+1 || strings.Trim(marks[:n*n], "*O-") != "" {
-		return 0, 0, fmt.Errorf("BO %q: a %dx%d board is %d squares of '*', 'O' or '-' and the side to move", bo, n, n, n*n)
-	}
-	switch marks[n*n] {
-	case '*':
-		return n, 'X', nil
-	case 'O':
-		return n, 'O', nil
-	}
-	return 0, 0, fmt.Errorf("BO %q: the side to move is neither '*' nor 'O'", bo)
-}
-
-// parseGGFResult reads RE, black's score with an optional flag, as a result and a reason.
-func parseGGFResult(re string) (result, reason string, err error) {
-	value, flag, _ := strings.Cut(re, ":")
-	v, err := strconv.ParseFloat(value, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return "", "", fmt.Errorf("RE %q: the score is not a number", re)
-	}
-	switch flag {
-	case "":
-		reason = "normal"
-	case "t":
-		reason = "time_forfeit"
-	case "r":
-		reason = "resigned"
-	case "s":
-		reason = "score"
-	default:
-		return "", "", fmt.Errorf("RE %q: unknown flag %q", re, flag)
-	}
-	switch {
-	case v > 0:
-		return store.ResultFirstWins, reason, nil
-	case v < 0:
-		return store.ResultSecondWins, reason, nil
-	}
-	return store.ResultDraw, reason, nil
 }

@@ -32,10 +32,10 @@ var pgnTermination = map[string]string{
 // tag is one PGN tag pair.
 type tag struct{ name, value string }
 
-// pdnEnglishDraughts is the PDN GameType of English checkers (draughts), in which Black
+// PDNEnglishDraughts is the PDN GameType of English checkers (draughts), in which Black
 // moves first; give-away checkers is played on its board with its moves, so its games are
 // written with it too (their Variant tag says giveaway).
-const pdnEnglishDraughts = "21"
+const PDNEnglishDraughts = "21"
 
 // isCheckers reports whether spec is a game on English checkers' board: checkers or
 // giveaway, written as PDN with the first mover in the Black tag.
@@ -43,21 +43,6 @@ func isCheckers(spec string) bool {
 	name, _, _ := strings.Cut(spec, ":")
 	name = strings.TrimSpace(name)
 	return name == "checkers" || name == "giveaway"
-}
-
-// blackMovesFirst reports whether a PDN GameType tag says that Black moves first: by its
-// start colour ("21,B,8,8,N1,0"), or, for a bare type number, for the types whose games
-// Black begins (21 English draughts, 23 American pool checkers, 31 Thai draughts).
-func blackMovesFirst(gameType string) bool {
-	fields := strings.Split(gameType, ",")
-	if len(fields) > 1 {
-		return strings.TrimSpace(fields[1]) == "B"
-	}
-	switch strings.TrimSpace(fields[0]) {
-	case "21", "23", "31":
-		return true
-	}
-	return false
 }
 
 // WritePGN writes games as PGN, in the order given. Seat 0 is White and seat 1 Black, so
@@ -81,17 +66,31 @@ func WritePGN(w io.Writer, games []store.Game, m Meta) error {
 	return err
 }
 
+// WritePGNRecords writes records as PGN, the way WritePGN writes games but with the tags a
+// record carries (no ArenaGame or ArenaOpeningPlies), so that whatever exporttest.ReadPGN
+// reads can be written again. Errors are WritePGN's, and nothing is written then.
+func WritePGNRecords(w io.Writer, recs []Record) error {
+	var buf bytes.Buffer
+	for i, rec := range recs {
+		if err := writePGNGame(&buf, rec, nil); err != nil {
+			return fmt.Errorf("export pgn: record %d: %w", i+1, err)
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
 // pgnRecord returns what the PGN of g says, and the tags that only a stored game has.
 func pgnRecord(g store.Game, m Meta) (Record, []tag, error) {
 	if len(g.Players) != 2 {
 		return Record{}, nil, fmt.Errorf("%w: PGN has two players, the game has %d", ErrUnsupported, len(g.Players))
 	}
 	rec := Record{
-		Event: m.Event, Site: m.Site, Date: "????.??.??", Round: roundTag(g.Round, g.Index),
+		Event: m.Event, Site: m.Site, Date: "????.??.??", Round: RoundTag(g.Round, g.Index),
 		White: g.Players[0], Black: g.Players[1], Result: g.Result, Reason: g.Reason,
 		Moves: flatMoves(g), Game: g.Game,
 	}
-	rec.Board, _ = othelloSize(g.Game)
+	rec.Board, _ = OthelloSize(g.Game)
 	if rec.Event == "" && g.TournamentID > 0 {
 		rec.Event = fmt.Sprintf("Arena tournament %d", g.TournamentID)
 	}
@@ -116,7 +115,7 @@ func pgnRecord(g store.Game, m Meta) (Record, []tag, error) {
 
 // writePGNGame writes one game: its tags, a blank line, the movetext and a blank line.
 func writePGNGame(buf *bytes.Buffer, rec Record, extra []tag) error {
-	if !validResult(rec.Result) {
+	if !ValidResult(rec.Result) {
 		return fmt.Errorf("%w: result %q", ErrUnsupported, rec.Result)
 	}
 	white, black := rec.White, rec.Black
@@ -135,11 +134,11 @@ func writePGNGame(buf *bytes.Buffer, rec Record, extra []tag) error {
 			tags = append(tags, tag{"Variant", strings.TrimSpace(name)})
 		}
 		tags = append(tags, tag{"GameSpec", rec.Game})
-		if _, ok := othelloSize(rec.Game); ok {
+		if _, ok := OthelloSize(rec.Game); ok {
 			tags = append(tags, tag{"WhiteSeat", "black"}, tag{"BlackSeat", "white"})
 		}
 		if pdn {
-			tags = append(tags, tag{"GameType", pdnEnglishDraughts})
+			tags = append(tags, tag{"GameType", PDNEnglishDraughts})
 		}
 	}
 	if rec.Reason != "" {
@@ -209,292 +208,31 @@ func writePGNGame(buf *bytes.Buffer, rec Record, extra []tag) error {
 // symbol (a letter or digit, then letters, digits and _+#=:-/) that is neither a move
 // number (all digits) nor a game termination marker.
 func pgnMoveOK(s string) bool {
-	if s == "" || !isSymbolStart(s[0]) || isPGNResult(s) || strings.Trim(s, "0123456789") == "" {
+	if s == "" || !IsPGNSymbolStart(s[0]) || IsPGNResult(s) || strings.Trim(s, "0123456789") == "" {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		if !isSymbolChar(s[i]) {
+		if !IsPGNSymbolChar(s[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func isSymbolStart(c byte) bool {
+// IsPGNSymbolStart reports whether c may begin a PGN symbol (a move, a tag name): a letter
+// or a digit.
+func IsPGNSymbolStart(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
-func isSymbolChar(c byte) bool {
-	return isSymbolStart(c) || strings.IndexByte("_+#=:-/", c) >= 0
+// IsPGNSymbolChar reports whether c may continue a PGN symbol: a letter, a digit or one of
+// _+#=:-/.
+func IsPGNSymbolChar(c byte) bool {
+	return IsPGNSymbolStart(c) || strings.IndexByte("_+#=:-/", c) >= 0
 }
 
-func isPGNResult(s string) bool {
+// IsPGNResult reports whether s is a PGN game termination marker other than "*", which
+// movetext cannot mistake for a move, a symbol such as "1-0".
+func IsPGNResult(s string) bool {
 	return s == store.ResultFirstWins || s == store.ResultSecondWins || s == store.ResultDraw
-}
-
-// ReadPGN reads the games of a PGN file, or of a PDN file. It reads tag pairs and the main
-// line of the movetext, skipping move numbers, comments, NAGs, annotation marks,
-// variations and escape lines. The result is the Result tag or, without one, the
-// termination marker; the two must agree, and a game needs one of them. A game whose
-// GameType tag says Black moves first (PDN's English checkers, 21, as WritePGN writes
-// checkers and giveaway) has its Black player in Record.White, the first mover's seat;
-// a game with GameType 21 and no Variant or GameSpec is "checkers". Any other tag not
-// named by Record is ignored. Errors wrap ErrMalformed.
-func ReadPGN(r io.Reader) ([]Record, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	p := &pgnParser{lex: pgnLexer{src: bytes.TrimPrefix(src, []byte("\uFEFF")), line: 1}}
-	var recs []Record
-	for {
-		rec, ok, err := p.game()
-		if err != nil {
-			return nil, fmt.Errorf("%w: pgn game %d: %w", ErrMalformed, len(recs)+1, err)
-		}
-		if !ok {
-			return recs, nil
-		}
-		recs = append(recs, rec)
-	}
-}
-
-type pgnKind int
-
-const (
-	pgnEOF pgnKind = iota
-	pgnSymbol
-	pgnString
-	pgnLBracket
-	pgnRBracket
-	pgnLParen
-	pgnRParen
-	pgnPeriod
-	pgnStar
-	pgnNAG
-)
-
-type pgnToken struct {
-	kind pgnKind
-	text string
-	line int
-}
-
-// pgnLexer splits PGN into tokens, dropping white space, comments, escape lines and
-// annotation marks.
-type pgnLexer struct {
-	src  []byte
-	pos  int
-	line int
-}
-
-func (l *pgnLexer) next() (pgnToken, error) {
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
-		switch {
-		case c == '\n':
-			l.line++
-			l.pos++
-		case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
-			l.pos++
-		case c == '%' && (l.pos == 0 || l.src[l.pos-1] == '\n'), c == ';':
-			for l.pos < len(l.src) && l.src[l.pos] != '\n' {
-				l.pos++
-			}
-		case c == '{':
-			end := bytes.IndexByte(l.src[l.pos:], '}')
-			if end < 0 {
-				return pgnToken{}, fmt.Errorf("line %d: unterminated comment", l.line)
-			}
-			l.line += bytes.Count(l.src[l.pos:l.pos+end], []byte("\n"))
-			l.pos += end + 1
-		case c == '!' || c == '?':
-			l.pos++
-		default:
-			return l.token()
-		}
-	}
-	return pgnToken{kind: pgnEOF, line: l.line}, nil
-}
-
-// token reads the token at l.pos, which is not white space, a comment or an annotation.
-func (l *pgnLexer) token() (pgnToken, error) {
-	start, c := l.pos, l.src[l.pos]
-	tok := pgnToken{line: l.line}
-	if k := strings.IndexByte("[]().*", c); k >= 0 {
-		l.pos++
-		kinds := [...]pgnKind{pgnLBracket, pgnRBracket, pgnLParen, pgnRParen, pgnPeriod, pgnStar}
-		tok.kind, tok.text = kinds[k], string(c)
-		return tok, nil
-	}
-	switch {
-	case c == '"':
-		var b strings.Builder
-		for l.pos++; ; l.pos++ {
-			if l.pos >= len(l.src) {
-				return tok, fmt.Errorf("line %d: unterminated string", tok.line)
-			}
-			c := l.src[l.pos]
-			switch {
-			case c == '"':
-				l.pos++
-				tok.kind, tok.text = pgnString, b.String()
-				return tok, nil
-			case c < 0x20 || c == 0x7f:
-				return tok, fmt.Errorf("line %d: control character %q in a string", l.line, c)
-			case c == '\\' && l.pos+1 < len(l.src) && (l.src[l.pos+1] == '\\' || l.src[l.pos+1] == '"'):
-				l.pos++
-				b.WriteByte(l.src[l.pos])
-			default:
-				b.WriteByte(c)
-			}
-		}
-	case c == '$':
-		l.pos++
-		for l.pos < len(l.src) && '0' <= l.src[l.pos] && l.src[l.pos] <= '9' {
-			l.pos++
-		}
-		if l.pos == start+1 {
-			return tok, fmt.Errorf("line %d: '$' without a number", l.line)
-		}
-		tok.kind = pgnNAG
-		return tok, nil
-	case isSymbolStart(c):
-		for l.pos++; l.pos < len(l.src) && isSymbolChar(l.src[l.pos]); l.pos++ {
-		}
-		tok.kind, tok.text = pgnSymbol, string(l.src[start:l.pos])
-		return tok, nil
-	}
-	return tok, fmt.Errorf("line %d: unexpected character %q", l.line, c)
-}
-
-// pgnParser reads games from the lexer's tokens, with one token of look-ahead.
-type pgnParser struct {
-	lex    pgnLexer
-	peeked *pgnToken
-}
-
-func (p *pgnParser) next() (pgnToken, error) {
-	if p.peeked != nil {
-		t := *p.peeked
-		p.peeked = nil
-		return t, nil
-	}
-	return p.lex.next()
-}
-
-func (p *pgnParser) peek() (pgnToken, error) {
-	t, err := p.next()
-	if err == nil {
-		p.peeked = &t
-	}
-	return t, err
-}
-
-// game reads one game; ok is false at the end of the input.
-func (p *pgnParser) game() (rec Record, ok bool, err error) {
-	tags := map[string]string{}
-	for {
-		t, err := p.peek()
-		if err != nil {
-			return rec, false, err
-		}
-		if t.kind != pgnLBracket {
-			break
-		}
-		p.next()
-		name, err := p.next()
-		if err != nil {
-			return rec, false, err
-		}
-		value, err := p.next()
-		if err != nil {
-			return rec, false, err
-		}
-		end, err := p.next()
-		if err != nil {
-			return rec, false, err
-		}
-		if name.kind != pgnSymbol || value.kind != pgnString || end.kind != pgnRBracket {
-			return rec, false, fmt.Errorf("line %d: a tag pair is [Name \"value\"]", t.line)
-		}
-		tags[name.text] = value.text
-	}
-
-	var marker string
-	depth := 0
-movetext:
-	for {
-		t, err := p.next()
-		if err != nil {
-			return rec, false, err
-		}
-		switch t.kind {
-		case pgnEOF:
-			if depth > 0 {
-				return rec, false, fmt.Errorf("line %d: unterminated variation", t.line)
-			}
-			break movetext
-		case pgnLBracket:
-			if depth > 0 {
-				return rec, false, fmt.Errorf("line %d: tag pair inside a variation", t.line)
-			}
-			p.peeked = &t // the next game's tags, this one having no termination marker
-			break movetext
-		case pgnLParen:
-			depth++
-		case pgnRParen:
-			if depth == 0 {
-				return rec, false, fmt.Errorf("line %d: ')' outside a variation", t.line)
-			}
-			depth--
-		case pgnString, pgnRBracket:
-			return rec, false, fmt.Errorf("line %d: unexpected %q in movetext", t.line, t.text)
-		case pgnStar, pgnSymbol:
-			if depth > 0 {
-				continue
-			}
-			if t.kind == pgnStar || isPGNResult(t.text) {
-				marker = t.text
-				break movetext
-			}
-			if strings.Trim(t.text, "0123456789") != "" { // not a move number
-				rec.Moves = append(rec.Moves, t.text)
-			}
-		}
-	}
-	if len(tags) == 0 && len(rec.Moves) == 0 && marker == "" {
-		return rec, false, nil
-	}
-
-	result, tagged := tags["Result"]
-	switch {
-	case tagged && marker != "" && result != marker:
-		return rec, false, fmt.Errorf("the Result tag %q and the termination marker %q differ", result, marker)
-	case !tagged:
-		result = marker
-	}
-	if !validResult(result) {
-		return rec, false, fmt.Errorf("result %q is none of 1-0, 0-1, 1/2-1/2 and *", result)
-	}
-	rec.Event, rec.Site, rec.Date, rec.Round = tags["Event"], tags["Site"], tags["Date"], tags["Round"]
-	rec.White, rec.Black, rec.Result = tags["White"], tags["Black"], result
-	if blackMovesFirst(tags["GameType"]) {
-		// A PDN whose first mover is Black: seat 0 is in the Black tag. The Result is
-		// the first mover's already.
-		rec.White, rec.Black = tags["Black"], tags["White"]
-	}
-	rec.Reason = tags["ArenaReason"]
-	if rec.Reason == "" {
-		rec.Reason = tags["Termination"]
-	}
-	rec.Game = tags["GameSpec"]
-	if rec.Game == "" {
-		rec.Game = tags["Variant"]
-	}
-	if gt, _, _ := strings.Cut(tags["GameType"], ","); rec.Game == "" && strings.TrimSpace(gt) == pdnEnglishDraughts {
-		rec.Game = "checkers"
-	}
-	rec.Board, _ = othelloSize(rec.Game)
-	return rec, true, nil
 }

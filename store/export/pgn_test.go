@@ -1,13 +1,14 @@
-package export
+package export_test
 
 import (
 	"bytes"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/export"
+	"github.com/arenaref/arena/store/export/exporttest"
 )
 
 var sevenTagRoster = []string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
@@ -16,7 +17,7 @@ var sevenTagRoster = []string{"Event", "Site", "Date", "Round", "White", "Black"
 func TestPGNLayout(t *testing.T) {
 	games := append(fixtures(t), randomGames(t, 30)...)
 	var buf bytes.Buffer
-	if err := WritePGN(&buf, games, Meta{}); err != nil {
+	if err := export.WritePGN(&buf, games, export.Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	blocks := strings.Split(strings.TrimSuffix(buf.String(), "\n\n"), "\n\n")
@@ -45,26 +46,26 @@ func TestPGNTags(t *testing.T) {
 	tests := []struct {
 		name string
 		g    store.Game
-		m    Meta
+		m    export.Meta
 		want []string // tag lines that must be present
 		not  []string // tag names that must be absent
 	}{
 		{"tournament defaults", store.Game{TournamentID: 7, Round: 2, Index: 9, Game: "othello", Players: []string{"a", "b"}, Result: "1-0", Reason: "normal"},
-			Meta{}, []string{`[Event "Arena tournament 7"]`, `[Site "?"]`, `[Date "????.??.??"]`, `[Round "2.9"]`, `[WhiteSeat "black"]`, `[PlyCount "0"]`},
+			export.Meta{}, []string{`[Event "Arena tournament 7"]`, `[Site "?"]`, `[Date "????.??.??"]`, `[Round "2.9"]`, `[WhiteSeat "black"]`, `[PlyCount "0"]`},
 			[]string{"ArenaGame", "ArenaOpeningPlies"}},
 		{"meta", store.Game{ID: 4, Game: "othello:size=6", Players: []string{"a", "b"}, Result: "*"},
-			Meta{Event: "club night", Site: "garage"}, []string{`[Event "club night"]`, `[Site "garage"]`, `[Round "-"]`, `[GameSpec "othello:size=6"]`, `[ArenaGame "4"]`},
+			export.Meta{Event: "club night", Site: "garage"}, []string{`[Event "club night"]`, `[Site "garage"]`, `[Round "-"]`, `[GameSpec "othello:size=6"]`, `[ArenaGame "4"]`},
 			[]string{"Termination", "ArenaReason"}},
 		{"not othello", store.Game{Game: "ipd", Players: []string{"a", "b"}, Result: "1/2-1/2", Opening: []string{"C,C"}},
-			Meta{}, []string{`[Variant "ipd"]`, `[GameSpec "ipd"]`, `[ArenaOpeningPlies "1"]`, `[PlyCount "1"]`},
+			export.Meta{}, []string{`[Variant "ipd"]`, `[GameSpec "ipd"]`, `[ArenaOpeningPlies "1"]`, `[PlyCount "1"]`},
 			[]string{"WhiteSeat", "BlackSeat"}},
 		{"escapes", store.Game{Players: []string{`a "b" \c`, `]`}, Result: "0-1"},
-			Meta{}, []string{`[White "a \"b\" \\c"]`, `[Black "]"]`}, []string{"Variant", "GameSpec"}},
+			export.Meta{}, []string{`[White "a \"b\" \\c"]`, `[Black "]"]`}, []string{"Variant", "GameSpec"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WritePGN(&buf, []store.Game{tt.g}, tt.m); err != nil {
+			if err := export.WritePGN(&buf, []store.Game{tt.g}, tt.m); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -93,7 +94,7 @@ func TestPGNTermination(t *testing.T) {
 		t.Run(tt.reason, func(t *testing.T) {
 			var buf bytes.Buffer
 			g := store.Game{Players: []string{"a", "b"}, Result: "1-0", Reason: tt.reason}
-			if err := WritePGN(&buf, []store.Game{g}, Meta{}); err != nil {
+			if err := export.WritePGN(&buf, []store.Game{g}, export.Meta{}); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(buf.String(), `[Termination "`+tt.want+`"]`+"\n"+`[ArenaReason "`+tt.reason+`"]`) {
@@ -129,45 +130,12 @@ func TestWritePGNErrors(t *testing.T) {
 			g.Moves = append([]store.Move(nil), ok.Moves...)
 			tt.edit(&g)
 			var buf bytes.Buffer
-			err := WritePGN(&buf, []store.Game{ok, g}, Meta{})
-			if !errors.Is(err, ErrUnsupported) {
+			err := export.WritePGN(&buf, []store.Game{ok, g}, export.Meta{})
+			if !errors.Is(err, export.ErrUnsupported) {
 				t.Errorf("WritePGN: %v, want an error wrapping ErrUnsupported", err)
 			}
 			if buf.Len() != 0 {
 				t.Errorf("WritePGN wrote %d bytes before failing", buf.Len())
-			}
-		})
-	}
-}
-
-func TestReadPGN(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want []Record
-	}{
-		{"empty", "", nil},
-		{"annotated", "\uFEFF% an escape line\n[Event \"e\"]\n[Site \"s\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Foo \"ignored\"]\n\n" +
-			"1.d3 {a comment} c5 $1 2. f6!? (2. e6 f4 (2... c3)) f5?? ; a line comment\n3... c4 1-0\n",
-			[]Record{{Event: "e", Site: "s", White: "w", Black: "b", Result: "1-0", Moves: []string{"d3", "c5", "f6", "f5", "c4"}}}},
-		{"two games, markers only", "1. d3 *\n\n[White \"x\"] 1. C/D D/D 0-1",
-			[]Record{{Result: "*", Moves: []string{"d3"}}, {White: "x", Result: "0-1", Moves: []string{"C/D", "D/D"}}}},
-		{"no marker", "[Result \"1/2-1/2\"]\n1. d3\n[Result \"*\"]\n",
-			[]Record{{Result: "1/2-1/2", Moves: []string{"d3"}}, {Result: "*"}}},
-		{"escapes and spec", `[White "a \"b\" \\c \x"] [GameSpec "othello:size=6"] [Variant "reversi"] [ArenaReason "time_forfeit"] [Termination "time forfeit"] *`,
-			[]Record{{White: `a "b" \c \x`, Result: "*", Game: "othello:size=6", Board: 6, Reason: "time_forfeit"}}},
-		{"variant and termination only", `[Variant "othello"] [Termination "time forfeit"] [Result "0-1"]`,
-			[]Record{{Result: "0-1", Game: "othello", Board: 8, Reason: "time forfeit"}}},
-		{"crlf", "[Result \"1-0\"]\r\n\r\n1. a1 1-0\r\n", []Record{{Result: "1-0", Moves: []string{"a1"}}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := ReadPGN(strings.NewReader(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("ReadPGN =\n%+v\nwant\n%+v", got, tt.want)
 			}
 		})
 	}
@@ -200,7 +168,7 @@ func TestPDN(t *testing.T) {
 				g.Moves = []store.Move{{Ply: 0, Move: "d3"}}
 			}
 			var buf bytes.Buffer
-			if err := WritePGN(&buf, []store.Game{g}, Meta{}); err != nil {
+			if err := export.WritePGN(&buf, []store.Game{g}, export.Meta{}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -212,74 +180,12 @@ func TestPDN(t *testing.T) {
 			if tt.game == "othello" && strings.Contains(out, "[GameType ") {
 				t.Errorf("GameType in an Othello game:\n%s", out)
 			}
-			recs, err := ReadPGN(&buf)
+			recs, err := exporttest.ReadPGN(&buf)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(recs) != 1 || recs[0].White != "first" || recs[0].Black != "second" || recs[0].Result != tt.result || recs[0].Game != tt.game {
 				t.Errorf("read back as %+v", recs)
-			}
-		})
-	}
-}
-
-// TestReadPDN reads PDN as other programs write it: the first mover in the Black tag when
-// the GameType says Black begins.
-func TestReadPDN(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want Record
-	}{
-		{"english draughts", "[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[GameType \"21\"]\n1. 11-15 22-18 2. 15x22 1-0",
-			Record{White: "b", Black: "w", Result: "1-0", Game: "checkers", Moves: []string{"11-15", "22-18", "15x22"}}},
-		{"long game type", "[White \"w\"]\n[Black \"b\"]\n[GameType \"21,B,8,8,N1,0\"]\n0-1",
-			Record{White: "b", Black: "w", Result: "0-1", Game: "checkers"}},
-		{"international draughts: white begins", "[White \"w\"]\n[Black \"b\"]\n[GameType \"20\"]\n1. 32-28 *",
-			Record{White: "w", Black: "b", Result: "*", Moves: []string{"32-28"}}},
-		{"start colour given", "[White \"w\"]\n[Black \"b\"]\n[GameType \"25,W,8,8,A0,0\"]\n*",
-			Record{White: "w", Black: "b", Result: "*"}},
-		{"an older Arena file: no GameType", "[White \"first\"]\n[Black \"second\"]\n[GameSpec \"checkers\"]\n1-0",
-			Record{White: "first", Black: "second", Result: "1-0", Game: "checkers"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := ReadPGN(strings.NewReader(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != 1 || !reflect.DeepEqual(got[0], tt.want) {
-				t.Errorf("ReadPGN =\n%+v\nwant\n%+v", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestReadPGNErrors(t *testing.T) {
-	tests := []struct{ name, in string }{
-		{"results differ", "[Result \"1-0\"] 0-1"},
-		{"no result", "[White \"a\"] 1. d3"},
-		{"bad result tag", "[Result \"2-0\"] *"},
-		{"unterminated comment", "1. d3 { *"},
-		{"unterminated string", "[White \"a] *"},
-		{"newline in a string", "[White \"a\nb\"] *"},
-		{"tab in a string", "[White \"a\tb\"] *"},
-		{"unexpected character", "1. d3 & *"},
-		{"unicode move", "1. é *"},
-		{"close paren", "1. d3 ) *"},
-		{"open variation", "1. d3 ( c5 *"},
-		{"tag in a variation", "1. d3 ( [White \"x\"] ) *"},
-		{"string in movetext", "1. d3 \"x\" *"},
-		{"bad tag pair", "[White a] *"},
-		{"short tag pair", "[White \"a\""},
-		{"lone dollar", "1. d3 $ *"},
-		{"percent not at line start", "1. d3 % *"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			recs, err := ReadPGN(strings.NewReader(tt.in))
-			if !errors.Is(err, ErrMalformed) {
-				t.Errorf("ReadPGN = %+v, %v; want an error wrapping ErrMalformed", recs, err)
 			}
 		})
 	}

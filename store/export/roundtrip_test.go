@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/store/export"
+	"github.com/arenaref/arena/store/export/exporttest"
 )
 
 // hostileNames are player names that need escaping or quoting in one format or another.
@@ -24,11 +26,13 @@ var hostileNames = []string{
 func randomGames(tb testing.TB, count int) []store.Game {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
-	sizes := []int{4, 6, 8}
+	sizes := []struct {
+		n    int
+		spec string
+	}{{4, "othello:size=4"}, {6, "othello:size=6"}, {8, "othello"}}
 	var games []store.Game
 	for i := range count {
-		n := sizes[i%len(sizes)]
-		spec := othelloSpec(n)
+		n, spec := sizes[i%len(sizes)].n, sizes[i%len(sizes)].spec
 		limit := 0
 		if rng.IntN(3) == 0 {
 			limit = 1 + rng.IntN(n*n-4)
@@ -63,16 +67,16 @@ func TestRoundTrip(t *testing.T) {
 	games := append(fixtures(t), randomGames(t, 60)...)
 	t.Run("pgn", func(t *testing.T) {
 		var buf bytes.Buffer
-		if err := WritePGN(&buf, games, Meta{Event: "Arena tournament 9", Site: "arena"}); err != nil {
+		if err := export.WritePGN(&buf, games, export.Meta{Event: "Arena tournament 9", Site: "arena"}); err != nil {
 			t.Fatal(err)
 		}
-		recs, err := ReadPGN(&buf)
+		recs, err := exporttest.ReadPGN(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkRecords(t, games, recs, true)
 		for i, rec := range recs {
-			if rec.Event != "Arena tournament 9" || rec.Site != "arena" || rec.Round != roundTag(games[i].Round, games[i].Index) {
+			if rec.Event != "Arena tournament 9" || rec.Site != "arena" || rec.Round != export.RoundTag(games[i].Round, games[i].Index) {
 				t.Errorf("game %d: event %q, site %q, round %q", i+1, rec.Event, rec.Site, rec.Round)
 			}
 		}
@@ -80,13 +84,13 @@ func TestRoundTrip(t *testing.T) {
 	t.Run("ggf", func(t *testing.T) {
 		othello := othelloOnly(games)
 		var buf bytes.Buffer
-		if err := WriteGGF(&buf, othello); err != nil {
+		if err := export.WriteGGF(&buf, othello); err != nil {
 			t.Fatal(err)
 		}
 		if lines := bytes.Count(buf.Bytes(), []byte("\n")); lines != len(othello) {
 			t.Errorf("%d lines for %d games", lines, len(othello))
 		}
-		recs, err := ReadGGF(&buf)
+		recs, err := exporttest.ReadGGF(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,26 +103,26 @@ func TestRoundTrip(t *testing.T) {
 	})
 	t.Run("csv", func(t *testing.T) {
 		var buf bytes.Buffer
-		if err := WriteCSV(&buf, games); err != nil {
+		if err := export.WriteCSV(&buf, games); err != nil {
 			t.Fatal(err)
 		}
-		recs, err := ReadCSV(&buf)
+		recs, err := exporttest.ReadCSV(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkRecords(t, games, recs, true)
 		for i, rec := range recs {
-			if rec.Round != roundTag(games[i].Round, games[i].Index) || rec.Date != csvTime(games[i].Started) {
+			if rec.Round != export.RoundTag(games[i].Round, games[i].Index) || rec.Date != export.CSVTime(games[i].Started) {
 				t.Errorf("game %d: round %q, date %q", i+1, rec.Round, rec.Date)
 			}
 		}
 	})
 	t.Run("json", func(t *testing.T) {
 		var buf bytes.Buffer
-		if err := WriteJSON(&buf, games); err != nil {
+		if err := export.WriteJSON(&buf, games); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadJSON(&buf)
+		got, err := exporttest.ReadJSON(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,18 +139,18 @@ func TestRoundTrip(t *testing.T) {
 
 // checkRecords checks that recs are games: the same players, results, moves and game,
 // and, when withReason, the same reason.
-func checkRecords(t *testing.T, games []store.Game, recs []Record, withReason bool) {
+func checkRecords(t *testing.T, games []store.Game, recs []export.Record, withReason bool) {
 	t.Helper()
 	if len(recs) != len(games) {
 		t.Fatalf("read %d games, wrote %d", len(recs), len(games))
 	}
 	for i, g := range games {
 		rec := recs[i]
-		want := flatMoves(g)
+		want := export.FlatMoves(g)
 		if len(want) == 0 {
 			want = nil
 		}
-		board, _ := othelloSize(g.Game)
+		board, _ := export.OthelloSize(g.Game)
 		if rec.White != g.Players[0] || rec.Black != g.Players[1] || rec.Result != g.Result ||
 			!slices.Equal(rec.Moves, want) || rec.Game != g.Game || rec.Board != board {
 			t.Errorf("game %d read back as %+v\nwant players %q, result %q, game %q, board %d, moves %q",
@@ -176,7 +180,7 @@ func ggfReason(g store.Game) string {
 func TestRoundTripRecords(t *testing.T) {
 	for i, g := range append(fixtures(t), randomGames(t, 30)...) {
 		t.Run(fmt.Sprint(i+1), func(t *testing.T) {
-			rec, _, err := pgnRecord(g, Meta{})
+			rec, _, err := export.PGNRecord(g, export.Meta{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,23 +188,19 @@ func TestRoundTripRecords(t *testing.T) {
 				rec.Moves = nil // as a reader gives them
 			}
 			var buf bytes.Buffer
-			if err := writePGNGame(&buf, rec, nil); err != nil {
+			if err := export.WritePGNRecords(&buf, []export.Record{rec}); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadPGN(&buf)
+			got, err := exporttest.ReadPGN(&buf)
 			if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], rec) {
 				t.Errorf("pgn: wrote %+v, read %+v, %v", rec, got, err)
 			}
 			buf.Reset()
-			row, err := csvRecordRow(Record{Round: rec.Round, White: rec.White, Black: rec.Black, Result: rec.Result,
-				Reason: rec.Reason, Moves: rec.Moves, Game: rec.Game, Board: rec.Board})
-			if err == nil {
-				err = writeCSVRows(&buf, [][]string{csvHeader, row})
-			}
-			if err != nil {
+			if err := export.WriteCSVRecords(&buf, []export.Record{{Round: rec.Round, White: rec.White, Black: rec.Black, Result: rec.Result,
+				Reason: rec.Reason, Moves: rec.Moves, Game: rec.Game, Board: rec.Board}}); err != nil {
 				t.Fatal(err)
 			}
-			got, err = ReadCSV(&buf)
+			got, err = exporttest.ReadCSV(&buf)
 			if err != nil || len(got) != 1 || got[0].Round != rec.Round || !slices.Equal(got[0].Moves, rec.Moves) {
 				t.Errorf("csv: wrote %+v, read %+v, %v", rec, got, err)
 			}

@@ -1,4 +1,4 @@
-package export
+package exporttest
 
 import (
 	"bytes"
@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/arenaref/arena/store/export"
 )
 
-// addGolden seeds a fuzzer with a golden file and the given inputs.
+// addGolden seeds a fuzzer with a golden file of package export and the given inputs.
 func addGolden(f *testing.F, file string, seeds ...string) {
 	f.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", file))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", file))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -22,11 +24,11 @@ func addGolden(f *testing.F, file string, seeds ...string) {
 	}
 }
 
-// checkReadError fails unless err wraps ErrMalformed, as every reader's errors must.
+// checkReadError fails unless err wraps export.ErrMalformed, as every reader's errors must.
 func checkReadError(t *testing.T, err error) {
 	t.Helper()
-	if !errors.Is(err, ErrMalformed) {
-		t.Fatalf("error %v does not wrap ErrMalformed", err)
+	if !errors.Is(err, export.ErrMalformed) {
+		t.Fatalf("error %v does not wrap export.ErrMalformed", err)
 	}
 }
 
@@ -45,10 +47,8 @@ func FuzzReadPGN(f *testing.F) {
 			return
 		}
 		var buf bytes.Buffer
-		for _, rec := range recs {
-			if err := writePGNGame(&buf, rec, nil); err != nil {
-				t.Fatalf("writing %+v read from %q: %v", rec, in, err)
-			}
+		if err := export.WritePGNRecords(&buf, recs); err != nil {
+			t.Fatalf("writing %+v read from %q: %v", recs, in, err)
 		}
 		again, err := ReadPGN(&buf)
 		if err != nil {
@@ -72,14 +72,8 @@ func FuzzReadGGF(f *testing.F) {
 			return
 		}
 		var buf bytes.Buffer
-		for _, rec := range recs {
-			gg, err := ggfFromRecord(rec)
-			if err == nil {
-				err = writeGGFGame(&buf, gg)
-			}
-			if err != nil {
-				t.Fatalf("writing %+v read from %q: %v", rec, in, err)
-			}
+		if err := export.WriteGGFRecords(&buf, recs); err != nil {
+			t.Fatalf("writing %+v read from %q: %v", recs, in, err)
 		}
 		again, err := ReadGGF(&buf)
 		if err != nil {
@@ -102,7 +96,7 @@ func FuzzReadJSON(f *testing.F) {
 			return
 		}
 		var buf bytes.Buffer
-		if err := WriteJSON(&buf, games); err != nil {
+		if err := export.WriteJSON(&buf, games); err != nil {
 			t.Fatalf("writing %+v read from %q: %v", games, in, err)
 		}
 		again, err := ReadJSON(&buf)
@@ -126,17 +120,9 @@ func FuzzReadCSV(f *testing.F) {
 			checkReadError(t, err)
 			return
 		}
-		rows := [][]string{csvHeader}
-		for _, rec := range recs {
-			row, err := csvRecordRow(rec)
-			if err != nil {
-				t.Fatalf("writing %+v read from %q: %v", rec, in, err)
-			}
-			rows = append(rows, row)
-		}
 		var buf bytes.Buffer
-		if err := writeCSVRows(&buf, rows); err != nil {
-			t.Fatal(err)
+		if err := export.WriteCSVRecords(&buf, recs); err != nil {
+			t.Fatalf("writing %+v read from %q: %v", recs, in, err)
 		}
 		again, err := ReadCSV(&buf)
 		if err != nil {

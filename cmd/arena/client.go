@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 )
@@ -25,7 +26,7 @@ const apiTimeout = 15 * time.Second
 // clientFlags say where the referee daemon is, and the credentials to reach it with.
 type clientFlags struct{ url, credentials *string }
 
-func newClientFlags(fs *flagSet) clientFlags {
+func newClientFlags(fs *cli.FlagSet) clientFlags {
 	return clientFlags{
 		url:         fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee"),
 		credentials: fs.String("credentials", "", "credentials file (an admin's, arena credentials add NAME --role admin) for a secured server"),
@@ -87,21 +88,21 @@ func askReferee(ctx context.Context, nc *nats.Conn, url, subject string, req pro
 
 // runSubmit is `arena submit FILE`: send a tournament file to a referee daemon.
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("submit", "[--nats URL] [--sprt elo0=0,elo1=5] FILE", stderr)
+	fs := cli.NewFlagSet("arena submit", "[--nats URL] [--sprt elo0=0,elo1=5] FILE", stderr)
 	cf := newClientFlags(fs)
 	sprt := fs.String("sprt", "", "make the tournament a match of its two players that stops when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (the first player's Elo over the second's)")
-	if err := fs.parseWithArgs(args, 1); err != nil {
+	if err := fs.ParseArgs(args, 1); err != nil {
 		return err
 	}
 	if *sprt != "" {
 		if _, err := organizer.ParseSPRT(*sprt); err != nil {
-			return usagef("--sprt: %v", err)
+			return cli.Usagef("--sprt: %v", err)
 		}
 	}
 	path := fs.Arg(0)
 	s, text, openings, err := readSpecFile(path)
 	if err != nil {
-		return usageError{err.Error()}
+		return cli.UsageError{Msg: err.Error()}
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPICreate, protocol.APIRequest{
 		V: protocol.Version, Type: protocol.TypeAPICreate, Config: text, Source: path, Openings: openings, SPRT: *sprt,
@@ -119,10 +120,10 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runStatus is `arena status [ID]`: the referee's tournaments, or one with its standings.
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("status", "[--nats URL] [--json] [ID]", stderr)
+	fs := cli.NewFlagSet("arena status", "[--nats URL] [--json] [ID]", stderr)
 	cf := newClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	if err := fs.parseWithArgs(args, -1); err != nil {
+	if err := fs.ParseArgs(args, -1); err != nil {
 		return err
 	}
 	var id int64
@@ -131,10 +132,10 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case 1:
 		var err error
 		if id, err = strconv.ParseInt(fs.Arg(0), 10, 64); err != nil || id < 1 {
-			return usagef("%q is not a tournament id", fs.Arg(0))
+			return cli.Usagef("%q is not a tournament id", fs.Arg(0))
 		}
 	default:
-		return usagef("at most one tournament id")
+		return cli.Usagef("at most one tournament id")
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPIStatus, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIStatus, Tournament: id})
 	if err != nil {
@@ -164,14 +165,14 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runCancel is `arena cancel ID`.
 func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("cancel", "[--nats URL] ID", stderr)
+	fs := cli.NewFlagSet("arena cancel", "[--nats URL] ID", stderr)
 	cf := newClientFlags(fs)
-	if err := fs.parseWithArgs(args, 1); err != nil {
+	if err := fs.ParseArgs(args, 1); err != nil {
 		return err
 	}
 	id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
 	if err != nil || id < 1 {
-		return usagef("%q is not a tournament id", fs.Arg(0))
+		return cli.Usagef("%q is not a tournament id", fs.Arg(0))
 	}
 	if _, err := callReferee(ctx, cf, protocol.SubjectAPICancel, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPICancel, Tournament: id}); err != nil {
 		return err
@@ -182,10 +183,10 @@ func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runPlayers is `arena players`: the players the referee has heard from.
 func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("players", "[--nats URL] [--json]", stderr)
+	fs := cli.NewFlagSet("arena players", "[--nats URL] [--json]", stderr)
 	cf := newClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})

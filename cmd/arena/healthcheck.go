@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/protocol"
 )
@@ -24,16 +25,16 @@ import (
 // its API subscriptions are live on a working connection, which a bare NATS check cannot
 // tell.
 func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("healthcheck", "[--nats URL] [--referee] [--timeout 2s]", stderr)
+	fs := cli.NewFlagSet("arena healthcheck", "[--nats URL] [--referee] [--timeout 2s]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
 	withReferee := fs.Bool("referee", false, "also check that a referee daemon answers its API on that server")
 	timeout := fs.Duration("timeout", 2*time.Second, "how long the whole check may take")
 	credPath := fs.String("credentials", "", "credentials file for a secured server (with --referee, an admin's or the referee's)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *timeout <= 0 {
-		return usagef("--timeout %v: want a positive duration", *timeout)
+		return cli.Usagef("--timeout %v: want a positive duration", *timeout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
@@ -98,7 +99,7 @@ func TestMatchGamesRounded(t *testing.T) {
 }
 
 func TestPositionalsLast(t *testing.T) {
-	fs := newFlagSet("match", "A B", io.Discard)
+	fs := cli.NewFlagSet("arena match", "A B", io.Discard)
 	fs.String("tc", "100ms", "")
 	fs.Int("games", 2, "")
 	fs.Bool("auth", false, "")
@@ -117,7 +118,7 @@ func TestPositionalsLast(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := fs.parseWithArgs(tc.args, 2); err != nil {
+			if err := fs.ParseArgs(tc.args, 2); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(fs.Args(), tc.want) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/players/hosting/archive"
@@ -34,20 +35,20 @@ const (
 // host will, submits it to the referee as the player's next version, and waits for a host
 // to build and run it, printing each state and, on a failure, the log's tail.
 func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("submit-engine", "[--nats URL] --credentials FILE [--wait 2m] ARCHIVE\n       arena submit-engine [--nats URL] --credentials FILE --status", stderr)
+	fs := cli.NewFlagSet("arena submit-engine", "[--nats URL] --credentials FILE [--wait 2m] ARCHIVE\n       arena submit-engine [--nats URL] --credentials FILE --status", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
 	credPath := fs.String("credentials", "", "the player's credentials file (arena credentials add NAME)")
 	name := fs.String("name", "", "player name, on a server without credentials (the credentials give it otherwise)")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to wait for the engine to be built and run; 0 does not wait")
 	status := fs.Bool("status", false, "print the player's submissions and their states instead of submitting")
-	if err := fs.parseWithArgs(fs.positionalsLast(args), -1); err != nil {
+	if err := fs.ParseArgs(fs.PositionalsLast(args), -1); err != nil {
 		return err
 	}
 	switch {
 	case *status && fs.NArg() > 0:
-		return usagef("--status takes no archive")
+		return cli.Usagef("--status takes no archive")
 	case !*status && fs.NArg() != 1:
-		return usagef("want the archive to submit (a .tar.gz or .zip with arena.toml at its root)")
+		return cli.Usagef("want the archive to submit (a .tar.gz or .zip with arena.toml at its root)")
 	}
 	opts, cred, player, err := playerIdentity(*credPath, *name)
 	if err != nil {
@@ -55,11 +56,11 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	switch {
 	case player == "":
-		return usagef("--credentials (or --name, on a server without credentials) is required: whose engine is it?")
+		return cli.Usagef("--credentials (or --name, on a server without credentials) is required: whose engine is it?")
 	case !protocol.ValidName(player):
-		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", player)
+		return cli.Usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", player)
 	case *wait < 0:
-		return usagef("--wait must not be negative")
+		return cli.Usagef("--wait must not be negative")
 	}
 	var data []byte
 	path := fs.Arg(0)
@@ -138,7 +139,7 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 func checkEngineArchive(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, cli.UsageError{Msg: err.Error()}
 	}
 	if st.Size() > protocol.MaxArchiveSize {
 		return nil, fmt.Errorf("%s is %d bytes, more than the limit of %d (8 MiB): leave out what the build makes, and data the engine does not need", path, st.Size(), protocol.MaxArchiveSize)

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
@@ -24,10 +25,10 @@ import (
 func checkWebListen(flag, addr string, insecure bool, insecureFlag string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usagef("%s %q: want HOST:PORT, such as 127.0.0.1:8080", flag, addr)
+		return cli.Usagef("%s %q: want HOST:PORT, such as 127.0.0.1:8080", flag, addr)
 	}
 	if !bus.LoopbackHost(host) && !insecure {
-		return usagef("%s %s would show every tournament, game and player name to anyone on the network, with no authentication: use a loopback address such as 127.0.0.1 (behind a proxy that authenticates), or %s to serve it anyway", flag, addr, insecureFlag)
+		return cli.Usagef("%s %s would show every tournament, game and player name to anyone on the network, with no authentication: use a loopback address such as 127.0.0.1 (behind a proxy that authenticates), or %s to serve it anyway", flag, addr, insecureFlag)
 	}
 	return nil
 }
@@ -89,7 +90,7 @@ type httpFlags struct {
 	insecure bool
 }
 
-func (h *httpFlags) register(fs *flagSet) {
+func (h *httpFlags) register(fs *cli.FlagSet) {
 	fs.StringVar(&h.addr, "http", "", "also serve the live web view of --db on HOST:PORT (such as 127.0.0.1:8080) while this command runs")
 	fs.BoolVar(&h.insecure, "insecure-http", false, "let --http serve an address other than loopback: the view has no authentication")
 }
@@ -100,7 +101,7 @@ var httpFlagNames = []string{"http", "insecure-http"}
 func (h *httpFlags) check() error {
 	if h.addr == "" {
 		if h.insecure {
-			return usagef("--insecure-http goes with --http")
+			return cli.Usagef("--insecure-http goes with --http")
 		}
 		return nil
 	}

@@ -3,25 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
-	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/rs/zerolog"
-
-	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 )
-
-// apiTimeout bounds every request to a referee daemon.
-const apiTimeout = 15 * time.Second
 
 // clientFlags say where the referee daemon is, and the credentials to reach it with.
 type clientFlags struct{ url, credentials *string }
@@ -35,55 +25,11 @@ func newClientFlags(fs *cli.FlagSet) clientFlags {
 
 // callReferee sends one API request to the referee daemon cf names.
 func callReferee(ctx context.Context, cf clientFlags, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
-	url := *cf.url
 	opts, f, err := credentialOptions(*cf.credentials)
 	if err != nil {
 		return protocol.APIReply{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	// A request the server's permissions refuse is never answered: stop waiting at once.
-	ctx, refuse := context.WithCancelCause(ctx)
-	defer refuse(nil)
-	opts = append([]nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-		if errors.Is(err, nats.ErrPermissionViolation) {
-			refuse(err)
-		}
-	})}, opts...)
-	nc, err := bus.Connect(url, "arena-client", zerolog.Nop(), opts...)
-	if err != nil {
-		return protocol.APIReply{}, auth.ExplainConnect(url, err, f)
-	}
-	defer nc.Close()
-	reply, err := askReferee(ctx, nc, url, subject, req)
-	if cause := context.Cause(ctx); errors.Is(cause, nats.ErrPermissionViolation) {
-		who := "these credentials"
-		if f != nil {
-			who = f.Role + " " + f.Name
-		}
-		return protocol.APIReply{}, fmt.Errorf("the server does not let %s use the referee's API (%v); use an admin's credentials (arena credentials add NAME --role admin)", who, cause)
-	}
-	return reply, err
-}
-
-// askReferee sends one API request over nc, connected to url, and waits for the answer
-// until ctx is done.
-func askReferee(ctx context.Context, nc *nats.Conn, url, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
-	msg, err := nc.RequestWithContext(ctx, subject, protocol.Encode(req))
-	switch {
-	case errors.Is(err, nats.ErrNoResponders):
-		return protocol.APIReply{}, fmt.Errorf("no referee is running on %s (start one with: arena referee --nats %s --db FILE)", url, url)
-	case err != nil:
-		return protocol.APIReply{}, fmt.Errorf("ask the referee on %s: %w", url, err)
-	}
-	reply, err := protocol.DecodeAPIReply(msg.Data)
-	if err != nil {
-		return protocol.APIReply{}, fmt.Errorf("the referee's answer: %w", err)
-	}
-	if reply.Type == protocol.TypeAPIError {
-		return reply, fmt.Errorf("%s (%s)", reply.Message, reply.Error)
-	}
-	return reply, nil
+	return organizer.Client{URL: *cf.url, Options: opts, Credentials: f}.Call(ctx, subject, req)
 }
 
 // runSubmit is `arena submit FILE`: send a tournament file to a referee daemon.

@@ -13,6 +13,7 @@ import (
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -65,7 +66,7 @@ func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "ok: NATS at %s (round trip %v)\n", *url, humantime.Round(rtt))
 		return nil
 	}
-	reply, err := askReferee(ctx, nc, *url, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
+	reply, err := organizer.Ask(ctx, nc, *url, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("the referee on %s did not answer within %v", *url, *timeout)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/internal/cli"
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/players/hosting/archive"
@@ -225,7 +226,7 @@ func nextEvent(ctx context.Context, events *nats.Subscription, built time.Time) 
 // printEngineStatus prints a player's submissions, newest first, with the log of the
 // newest.
 func printEngineStatus(ctx context.Context, nc *nats.Conn, player string, stdout io.Writer) error {
-	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+	ctx, cancel := context.WithTimeout(ctx, organizer.APITimeout)
 	defer cancel()
 	m, err := nc.RequestWithContext(ctx, protocol.EngineStatusSubject(player), protocol.Encode(protocol.EngineRequest{V: protocol.Version, Type: protocol.TypeEngineStatus}))
 	if err != nil {

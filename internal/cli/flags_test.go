@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -130,5 +131,35 @@ func TestLoggerLevel(t *testing.T) {
 	log.Warn().Msg("loud")
 	if s := buf.String(); strings.Contains(s, "quiet") || !strings.Contains(s, `"message":"loud"`) {
 		t.Errorf("log %q: want the warning only, as JSON", s)
+	}
+}
+
+func TestPositionalsLast(t *testing.T) {
+	fs := NewFlagSet("arena match", "A B", io.Discard)
+	fs.String("tc", "100ms", "")
+	fs.Int("games", 2, "")
+	fs.Bool("auth", false, "")
+	tests := []struct {
+		name string
+		args []string
+		want []string // the positional arguments after parsing
+	}{
+		{"players first", []string{"a", "b", "--tc", "10ms"}, []string{"a", "b"}},
+		{"players last", []string{"--tc", "10ms", "a", "b"}, []string{"a", "b"}},
+		{"one on each side of a flag", []string{"a", "--tc", "10ms", "b"}, []string{"a", "b"}},
+		{"after a boolean flag", []string{"--auth", "a", "b"}, []string{"a", "b"}},
+		{"value with =", []string{"a", "--games=4", "b"}, []string{"a", "b"}},
+		{"single dash", []string{"a", "-tc", "10ms", "b", "-games", "4"}, []string{"a", "b"}},
+		{"after --", []string{"--tc", "1s", "--", "-a", "b"}, []string{"-a", "b"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := fs.ParseArgs(tc.args, 2); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(fs.Args(), tc.want) {
+				t.Errorf("positional %q, want %q", fs.Args(), tc.want)
+			}
+		})
 	}
 }

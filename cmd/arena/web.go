@@ -63,10 +63,10 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "web view of %s on %s (Ctrl-C to stop)\n", *dbPath, v.URL())
 	select {
-	case err := <-v.errc:
-		v.close()
+	case err := <-v.Err():
+		v.Close()
 		return err
 	case <-ctx.Done():
 	}
-	return v.close()
+	return v.Close()
 }

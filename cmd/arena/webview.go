@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
@@ -33,54 +30,13 @@ func checkWebListen(flag, addr string, insecure bool, insecureFlag string) error
 	return nil
 }
 
-// webView is the web view served in a process: arena web's, or the one a tournament,
-// match or referee serves with --http.
-type webView struct {
-	srv  *web.Server
-	hs   *http.Server
-	ln   net.Listener
-	errc chan error
-}
-
 // startWebView serves the web view of db on addr (checked by checkWebListen), following
 // the games in progress on nc when it is not nil.
-func startWebView(addr string, db store.Store, nc *nats.Conn, log zerolog.Logger, flag string) (*webView, error) {
+func startWebView(addr string, db store.Store, nc *nats.Conn, log zerolog.Logger, flag string) (*web.Listening, error) {
 	standings := func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error) {
 		return organizer.StandingsOf(ctx, db, t, games)
 	}
-	srv, err := web.New(web.Config{Store: db, NATS: nc, Standings: standings, Log: log})
-	if err != nil {
-		return nil, err
-	}
-	host, port, _ := net.SplitHostPort(addr)
-	ln, err := net.Listen("tcp", net.JoinHostPort(bus.BindHost(host), port))
-	if err != nil {
-		srv.Close()
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	v := &webView{srv: srv, ln: ln, errc: make(chan error, 1),
-		hs: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}}
-	go func() {
-		if err := v.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			v.errc <- err
-		}
-	}()
-	return v, nil
-}
-
-// URL is where the view is served: its page of tournaments.
-func (v *webView) URL() string { return "http://" + v.ln.Addr().String() + "/" }
-
-// close ends the live streams (they never end by themselves), then gives requests a
-// moment to finish.
-func (v *webView) close() error {
-	v.srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := v.hs.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
+	return web.Listen(addr, web.Config{Store: db, NATS: nc, Standings: standings, Log: log}, flag)
 }
 
 // httpFlags are --http and --insecure-http of the commands that can serve the web view
@@ -127,7 +83,7 @@ func (h *httpFlags) start(b *bus.Bus, db store.Store, log zerolog.Logger, say fu
 	}
 	say("web view: " + v.URL())
 	return func() {
-		if err := v.close(); err != nil {
+		if err := v.Close(); err != nil {
 			log.Warn().Err(err).Msg("web view shutdown")
 		}
 		nc.Close()

@@ -64,32 +64,9 @@ func (w *workFlags) config() workqueue.Config {
 	return workqueue.Config{Replicas: w.replicas, AckWait: w.ackWait}
 }
 
-// startWorker plays games from the work queue on ref until stop: stop takes no new game,
-// lets the running ones finish within grace, then aborts the rest (their jobs go back on
-// the queue).
+// startWorker plays games from the work queue on ref until stop (workqueue.StartWorker).
 func startWorker(ctx context.Context, nc *nats.Conn, ref *referee.Referee, wf *workFlags, log zerolog.Logger) (stop func(grace time.Duration)) {
-	playCtx, abort := context.WithCancel(ctx)
-	drain := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		err := workqueue.RunWorker(playCtx, nc, drain, workqueue.WorkerConfig{
-			Queue: wf.config(), Referee: ref, Games: wf.games, Name: wf.name, Log: log,
-		})
-		if err != nil {
-			log.Error().Err(err).Msg("work queue worker stopped")
-		}
-	}()
-	return func(grace time.Duration) {
-		close(drain)
-		select {
-		case <-done:
-		case <-time.After(grace):
-			abort()
-			<-done
-		}
-		abort()
-	}
+	return workqueue.StartWorker(ctx, nc, workqueue.WorkerConfig{Queue: wf.config(), Referee: ref, Games: wf.games, Name: wf.name, Log: log})
 }
 
 // runWorker is arena referee --worker: a referee that keeps no database and plays the

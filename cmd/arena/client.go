@@ -46,7 +46,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	path := fs.Arg(0)
-	s, text, openings, err := readSpecFile(path)
+	s, text, openings, err := organizer.ReadSpecFile(path)
 	if err != nil {
 		return cli.UsageError{Msg: err.Error()}
 	}

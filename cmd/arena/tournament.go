@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -91,7 +90,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	case (resume != 0 || file != "") && len(describing) > 0:
 		return cli.Usagef("%s cannot be combined with --config or --resume: the tournament brings its own settings", strings.Join(describing, ", "))
 	case file != "":
-		if s, _, openingsText, err = readSpecFile(file); err != nil {
+		if s, _, openingsText, err = organizer.ReadSpecFile(file); err != nil {
 			return cli.Usagef("--config: %v", err)
 		}
 	case resume == 0:
@@ -186,30 +185,6 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return writeStandingsJSON(stdout, t, time.Since(started), rows)
 	}
 	return writeStandingsTable(stdout, t, time.Since(started), rows)
-}
-
-// readSpecFile reads a tournament file and the openings file it names, which is found
-// relative to the tournament file. It returns the spec, the file's text and the openings.
-func readSpecFile(path string) (s organizer.Spec, text, openings string, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return organizer.Spec{}, "", "", err
-	}
-	if s, err = organizer.ParseSpecFile(path, b); err != nil {
-		return organizer.Spec{}, "", "", err
-	}
-	if s.Openings != "" {
-		p := s.Openings
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(path), p)
-		}
-		ob, err := os.ReadFile(p)
-		if err != nil {
-			return organizer.Spec{}, "", "", fmt.Errorf("%s: openings: %v", path, err)
-		}
-		openings = string(ob)
-	}
-	return s, string(b), openings, nil
 }
 
 func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {

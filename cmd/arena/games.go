@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/arenaref/arena/internal/cli"
@@ -58,12 +59,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	write := map[string]func(io.Writer, []store.Game) error{
-		export.FormatJSON: export.WriteJSON,
-		export.FormatCSV:  export.WriteCSV,
-		export.FormatGGF:  export.WriteGGF,
-	}
-	if *format != export.FormatPGN && write[*format] == nil {
+	if !slices.Contains(export.Formats, *format) {
 		return cli.Usagef("--format %q: want pgn, json, csv or ggf", *format)
 	}
 	games, err := openGames(ctx, *dbPath, *tid, *gameName)
@@ -80,12 +76,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	if *format == export.FormatPGN {
-		err = export.WritePGN(bw, games, export.Meta{Event: eventName(*tid, *gameName), Site: "arena"})
-	} else {
-		err = write[*format](bw, games)
-	}
-	if err != nil {
+	if err := export.Write(bw, *format, games, export.Meta{Event: eventName(*tid, *gameName), Site: "arena"}); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {

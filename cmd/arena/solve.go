@@ -34,15 +34,15 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *maxDepth < 0 || *maxDepth > 200 {
 		return cli.Usagef("--max-depth %d: want 0 to 200", *maxDepth)
 	}
-	strategies, err := parseStrategies(*strategy, *problems != "")
+	strategies, err := solvetable.ParseStrategies(*strategy, *problems != "")
 	if err != nil {
 		return cli.Usagef("--strategy: %v", err)
 	}
-	times, err := parseList(*limits, *problems != "", parseLimit)
+	times, err := solvetable.ParseLimits(*limits, *problems != "")
 	if err != nil {
 		return cli.Usagef("--time: %v", err)
 	}
-	keeps, err := parseList(*table, *problems != "", parseTableMode)
+	keeps, err := solvetable.ParseTableModes(*table, *problems != "")
 	if err != nil {
 		return cli.Usagef("--table: %v", err)
 	}
@@ -90,50 +90,6 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprint(stdout, solvetable.Describe(st, strategies[0], res))
 	return nil
-}
-
-// parseList reads a flag's comma-separated values with parse. Several values, like
-// strategies "all", are for --problems only (many).
-func parseList[T any](text string, many bool, parse func(string) (T, error)) ([]T, error) {
-	parts := strings.Split(text, ",")
-	if !many && len(parts) > 1 {
-		return nil, fmt.Errorf("%q: one value for one problem (lists are for --problems)", text)
-	}
-	out := make([]T, 0, len(parts))
-	for _, part := range parts {
-		v, err := parse(strings.TrimSpace(part))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-func parseStrategies(text string, many bool) ([]widening.Strategy, error) {
-	if many && strings.TrimSpace(text) == "all" {
-		return widening.Strategies(), nil
-	}
-	return parseList(text, many, widening.StrategyByName)
-}
-
-func parseLimit(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 || d > time.Hour {
-		return 0, fmt.Errorf("%q: want a duration from 1ms to 1h, such as 1s or 100ms", s)
-	}
-	return d, nil
-}
-
-// parseTableMode reads reset or keep as Options.KeepTable.
-func parseTableMode(s string) (bool, error) {
-	switch s {
-	case "reset":
-		return false, nil
-	case "keep":
-		return true, nil
-	}
-	return false, fmt.Errorf("%q: want reset or keep", s)
 }
 
 func solveSet(ctx context.Context, path string, c solvetable.Config, stdout, stderr io.Writer) error {

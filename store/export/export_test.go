@@ -300,3 +300,33 @@ func TestRoundTag(t *testing.T) {
 		}
 	}
 }
+
+// TestWrite checks that Write writes each format as its own writer does, and refuses a
+// format it does not know.
+func TestWrite(t *testing.T) {
+	games := othelloOnly(fixtures(t))
+	m := Meta{Event: "Arena tournament 1", Site: "arena"}
+	direct := map[string]func(*bytes.Buffer) error{
+		FormatPGN:  func(b *bytes.Buffer) error { return WritePGN(b, games, m) },
+		FormatJSON: func(b *bytes.Buffer) error { return WriteJSON(b, games) },
+		FormatCSV:  func(b *bytes.Buffer) error { return WriteCSV(b, games) },
+		FormatGGF:  func(b *bytes.Buffer) error { return WriteGGF(b, games) },
+	}
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var got, want bytes.Buffer
+			if err := Write(&got, format, games, m); err != nil {
+				t.Fatal(err)
+			}
+			if err := direct[format](&want); err != nil {
+				t.Fatal(err)
+			}
+			if got.Len() == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("Write wrote %d bytes, the format's writer %d", got.Len(), want.Len())
+			}
+		})
+	}
+	if err := Write(&bytes.Buffer{}, "sgf", games, m); err == nil {
+		t.Error("Write of an unknown format: no error")
+	}
+}

@@ -78,14 +78,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *out == "" && isTerminal(stdout) {
 		return cli.Usagef("the secret would be printed on the terminal: write it to a file with --out FILE (mode 0600), or print it anyway with --out -")
 	}
-	var f auth.File
-	var c store.Credential
-	var err error
-	if *nkey {
-		f, c, err = auth.NewNkey(name, *role)
-	} else {
-		f, c, err = auth.NewPassword(name, *role)
-	}
+	f, c, err := auth.New(name, *role, *nkey)
 	if err != nil {
 		return cli.UsageError{Msg: err.Error()}
 	}
@@ -128,29 +121,13 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, hint)
 		return nil
 	}
-	if err := writeNewFile(*out, f.Encode()); err != nil {
+	if err := f.WriteFile(*out); err != nil {
 		// The credential is stored but its secret is lost: take it back.
 		_ = db.RemoveCredential(context.WithoutCancel(ctx), name)
 		return fmt.Errorf("--out: %w (the credential was not kept)", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n%s\n", *out, hint)
 	return nil
-}
-
-// writeNewFile writes a secret to a file that must not exist yet, readable by its owner
-// only. It never follows a link left at the path (O_EXCL): in a shared directory, a link
-// planted there would otherwise send the secret wherever it points.
-func writeNewFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
 }
 
 // requireDB checks that --db was given: credentials go to the referee's database, and a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -88,7 +87,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, reply.Tournaments)
+		return cli.WriteJSON(stdout, reply.Tournaments)
 	}
 	if len(reply.Tournaments) == 0 {
 		fmt.Fprintln(stdout, "no tournaments")
@@ -140,7 +139,7 @@ func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, reply.Players)
+		return cli.WriteJSON(stdout, reply.Players)
 	}
 	if len(reply.Players) == 0 {
 		fmt.Fprintln(stdout, "no players have said hello")
@@ -156,10 +155,4 @@ func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", p.Name, p.Agent, p.Version, games, p.Connected, p.LastSeen)
 	}
 	return tw.Flush()
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -55,9 +54,7 @@ func runExperienceStats(args []string, stdout, stderr io.Writer) error {
 	}
 	doc.Base = *basePath
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return cli.WriteJSON(stdout, doc)
 	}
 	st := doc.Stats
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -120,9 +117,9 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	bar := newTrainProgress(stderr, *games, 0)
 	start := time.Now()
 	rows, err := experiencerun.Run(ctx, cfg, func(r experiencerun.Row) {
-		bar.updateText(r.Game, fmt.Sprintf("game %d: margin %+d, hits %d/%d, base %d nodes", r.Game, r.Margin, r.Hits, r.Moves, r.Nodes))
+		bar.Update(r.Game, fmt.Sprintf("game %d: margin %+d, hits %d/%d, base %d nodes", r.Game, r.Margin, r.Hits, r.Moves, r.Nodes))
 	})
-	bar.finish()
+	bar.Finish()
 	var oe *experiencerun.OpponentError
 	if errors.As(err, &oe) {
 		return cli.Usagef("--opponents: %v", oe)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -49,9 +48,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(t)
+		return cli.WriteJSON(stdout, t)
 	}
 	fmt.Fprintf(stdout, "%s: %d games, draws %.1f%%", label, t.Games, 100*t.DrawRatio)
 	if *firstMove {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -313,9 +312,7 @@ type standingsJSON struct {
 }
 
 func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
+	return cli.WriteJSON(w, standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
 }
 
 // openDirector opens and locks the database, reaches the bus (starting the embedded server

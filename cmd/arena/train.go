@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
@@ -120,14 +118,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	recent := &train.Window{Size: 500}
 	err = t.Run(ctx, func(ev train.Event) {
 		recent.Add(ev.Result)
-		bar.update(ev, recent)
+		bar.update(ev, recent, stderr)
 		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
 			if err := t.SaveCheckpoint(ckpt); err != nil {
 				fmt.Fprintf(stderr, "checkpoint: %v\n", err)
 			}
 		}
 	})
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			if serr := t.SaveCheckpoint(ckpt); serr != nil {
@@ -216,46 +214,25 @@ func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.
 type trainProgress struct {
-	bar  *progressbar.ProgressBar
-	w    io.Writer
+	*cli.Ticker
 	test []train.Opponent
 }
 
 func newTrainProgress(stderr io.Writer, total, done int) *trainProgress {
-	return &trainProgress{w: stderr, bar: cli.TerminalBar(stderr, total, done, "training")}
+	return &trainProgress{Ticker: cli.NewTicker(stderr, total, done, "training", 50)}
 }
 
-func (p *trainProgress) update(ev train.Event, recent *train.Window) {
-	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.Rate(), recent.Len()))
-		_ = p.bar.Set(ev.Game)
+func (p *trainProgress) update(ev train.Event, recent *train.Window, stderr io.Writer) {
+	if p.Bar != nil {
+		p.Update(ev.Game, fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.Rate(), recent.Len()))
 		return
 	}
 	if ev.Point != nil {
-		fmt.Fprintf(p.w, "game %d: win rate %.1f%% over the last %d games", ev.Game, ev.Point.WinRate(), ev.Point.Wins+ev.Point.Draws+ev.Point.Losses)
+		fmt.Fprintf(stderr, "game %d: win rate %.1f%% over the last %d games", ev.Game, ev.Point.WinRate(), ev.Point.Wins+ev.Point.Draws+ev.Point.Losses)
 		for _, sc := range train.Pooled(p.test, ev.Point.Test) {
-			fmt.Fprintf(p.w, ", %s %.1f%%", sc.Opponent, sc.Score())
+			fmt.Fprintf(stderr, ", %s %.1f%%", sc.Opponent, sc.Score())
 		}
-		fmt.Fprintln(p.w)
-	}
-}
-
-// updateText shows a line of text with the count: on the bar, or every 50th on its own
-// line.
-func (p *trainProgress) updateText(done int, text string) {
-	if p.bar != nil {
-		p.bar.Describe(text)
-		_ = p.bar.Set(done)
-		return
-	}
-	if done%50 == 0 {
-		fmt.Fprintln(p.w, text)
-	}
-}
-
-func (p *trainProgress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
+		fmt.Fprintln(stderr)
 	}
 }
 
@@ -265,9 +242,9 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 	bar := newTrainProgress(stderr, cfg.Generations, 0)
 	start := time.Now()
 	res, err := train.Tune(ctx, cfg, func(g train.TuneGeneration) {
-		bar.updateText(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
+		bar.Update(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
 	})
-	bar.finish()
+	bar.Finish()
 	if errors.Is(err, train.ErrConfig) {
 		return cli.UsageError{Msg: strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
 	} else if err != nil {

@@ -159,6 +159,15 @@ func playerSubjects(name string) string {
 	return strings.TrimSuffix(protocol.TurnSubject(name), "turn") + ">"
 }
 
+// New makes an nkey credential (NewNkey) when nkey is set, and a password credential
+// (NewPassword) otherwise.
+func New(name, role string, nkey bool) (File, store.Credential, error) {
+	if nkey {
+		return NewNkey(name, role)
+	}
+	return NewPassword(name, role)
+}
+
 // NewPassword makes a password credential for name in role: the File holds the password
 // for the client, the Credential its bcrypt hash for the store (Created left zero: the
 // store's now).

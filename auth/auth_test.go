@@ -2,6 +2,8 @@ package auth
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -307,4 +309,41 @@ func mustNkey(t testing.TB, name, role string) (File, store.Credential) {
 		t.Fatal(err)
 	}
 	return f, c
+}
+
+// TestWriteFile writes a credentials file readable by its owner only, and refuses a path
+// that exists, a link above all, whose target it leaves alone.
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, nkey := range []bool{false, true} {
+		f, c, err := New("alice", store.RolePlayer, nkey)
+		if err != nil || c.Name != "alice" || (c.Kind == CredentialNkey) != nkey {
+			t.Fatalf("New(nkey %v) = %+v, %v", nkey, c, err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("alice-%v.cred", nkey))
+		if err := f.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if err != nil || st.Mode().Perm() != 0o600 {
+			t.Fatalf("mode %v (%v), want 0600", st.Mode(), err)
+		}
+		if back, err := ReadFile(path); err != nil || back != f {
+			t.Errorf("read back %+v, %v", back, err)
+		}
+		if err := f.WriteFile(path); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("a second write: %v, want ErrExist", err)
+		}
+	}
+	target := filepath.Join(dir, "target")
+	if err := os.Symlink(target, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	f, _, _ := New("bob", store.RolePlayer, false)
+	if err := f.WriteFile(filepath.Join(dir, "link")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("a write through a link: %v, want ErrExist", err)
+	}
+	if _, err := os.Stat(target); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the link's target was written: %v", err)
+	}
 }

@@ -56,6 +56,23 @@ func (f File) Encode() []byte {
 	return b.Bytes()
 }
 
+// WriteFile writes the file's text to path, which must not exist yet, readable by its
+// owner only. It never follows a link left at the path (O_EXCL): in a shared directory, a
+// link planted there would otherwise send the secret wherever it points. A file it could
+// not finish is removed.
+func (f File) WriteFile(path string) error {
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := fh.Write(f.Encode()); err != nil {
+		fh.Close()
+		os.Remove(path)
+		return err
+	}
+	return fh.Close()
+}
+
 // ParseFile decodes a credentials file strictly: TOML with exactly the keys of File, a valid
 // name and role, and exactly one secret, a password of printable ASCII without blanks or an
 // nkey user seed.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -156,6 +158,30 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 // MarshalText writes a Go duration.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.Duration.String()), nil }
+
+// ReadSpecFile reads a tournament file and the openings file it names, which is found
+// relative to the tournament file. It returns the spec, the file's text and the openings.
+func ReadSpecFile(path string) (s Spec, text, openings string, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Spec{}, "", "", err
+	}
+	if s, err = ParseSpecFile(path, b); err != nil {
+		return Spec{}, "", "", err
+	}
+	if s.Openings != "" {
+		p := s.Openings
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(path), p)
+		}
+		ob, err := os.ReadFile(p)
+		if err != nil {
+			return Spec{}, "", "", fmt.Errorf("%s: openings: %v", path, err)
+		}
+		openings = string(ob)
+	}
+	return s, string(b), openings, nil
+}
 
 // ParseSpecFile reads a tournament file: TOML whose keys must all be known, on top of the
 // defaults. Errors name the source and the line.

@@ -2,6 +2,7 @@ package organizer
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -148,4 +149,45 @@ func FuzzTournamentFile(f *testing.F) {
 		}
 		_, _ = s.Compile("", true)
 	})
+}
+
+// TestReadSpecFile reads a tournament file whose openings file is named relative to it.
+func TestReadSpecFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("sub/open.txt", "f5 d6\n")
+	withOpenings := write("sub/t.toml", "players = [\"random\", \"hp1\"]\nopenings = \"open.txt\"\n")
+	missing := write("m.toml", "players = [\"random\", \"hp1\"]\nopenings = \"none.txt\"\n")
+	bad := write("bad.toml", "rounds = \"x\"\n")
+	tests := []struct {
+		name, path, wantOpenings, wantErr string
+	}{
+		{name: "openings beside the file", path: withOpenings, wantOpenings: "f5 d6\n"},
+		{name: "no such openings", path: missing, wantErr: missing + ": openings: "},
+		{name: "a bad file", path: bad, wantErr: "bad.toml"},
+		{name: "no file", path: filepath.Join(dir, "none.toml"), wantErr: "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, text, openings, err := ReadSpecFile(tt.path)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || openings != tt.wantOpenings || !strings.Contains(text, "players") || len(s.Players) != 2 {
+				t.Errorf("ReadSpecFile = %+v, %q, %q, %v", s, text, openings, err)
+			}
+		})
+	}
 }

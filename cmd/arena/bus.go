@@ -12,6 +12,7 @@ import (
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/bus/embedded"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -38,7 +39,7 @@ type busFlags struct {
 	embedByDefault bool
 }
 
-func (b *busFlags) register(fs *flagSet, defaultURL, urlHelp string) {
+func (b *busFlags) register(fs *cli.FlagSet, defaultURL, urlHelp string) {
 	b.embedByDefault = defaultURL == ""
 	fs.StringVar(&b.url, "nats", defaultURL, urlHelp)
 	fs.StringVar(&b.credentials, "credentials", "", "credentials file for a secured --nats server (arena credentials add)")
@@ -66,34 +67,34 @@ func (b *busFlags) refereeConfig(bs *bus.Bus, log zerolog.Logger) referee.Config
 // check validates the flags; explicit lists the flags given on the command line.
 func (b *busFlags) check(explicit map[string]bool) error {
 	if b.listen != "" && explicit["nats"] {
-		return usagef("--nats and --listen do not go together: connect to a server, or start one")
+		return cli.Usagef("--nats and --listen do not go together: connect to a server, or start one")
 	}
 	if b.listen != "" {
 		_, port, err := net.SplitHostPort(b.listen)
 		if p, perr := strconv.Atoi(port); err != nil || perr != nil || p < 0 || p > 65535 {
-			return usagef("--listen %q: want HOST:PORT, such as 0.0.0.0:4222", b.listen)
+			return cli.Usagef("--listen %q: want HOST:PORT, such as 0.0.0.0:4222", b.listen)
 		}
 	}
 	if err := checkListen("--listen", b.listen, b.auth, b.insecureListen, "--auth (arena credentials add)"); err != nil {
 		return err
 	}
 	if b.insecureListen && b.listen == "" {
-		return usagef("--insecure-listen goes with --listen")
+		return cli.Usagef("--insecure-listen goes with --listen")
 	}
 	if b.auth && !b.embedded() {
-		return usagef("--auth secures an embedded server (--listen); a server you run yourself is secured with its own configuration (arena credentials export), and this command connects to it with --credentials")
+		return cli.Usagef("--auth secures an embedded server (--listen); a server you run yourself is secured with its own configuration (arena credentials export), and this command connects to it with --credentials")
 	}
 	if b.credentials != "" && b.embedded() {
-		return usagef("--credentials is for connecting to a --nats server; the embedded server's own clients need none")
+		return cli.Usagef("--credentials is for connecting to a --nats server; the embedded server's own clients need none")
 	}
 	if b.maxPayload < 1024 || b.maxPayload > 64<<20 {
-		return usagef("--max-payload %d: want 1024 to %d bytes", b.maxPayload, 64<<20)
+		return cli.Usagef("--max-payload %d: want 1024 to %d bytes", b.maxPayload, 64<<20)
 	}
 	if b.maxPlayers < 1 || b.helloRate <= 0 {
-		return usagef("--max-players and --hello-rate must be positive")
+		return cli.Usagef("--max-players and --hello-rate must be positive")
 	}
 	if b.maxConnections < 1 {
-		return usagef("--max-connections %d: want at least 1", b.maxConnections)
+		return cli.Usagef("--max-connections %d: want at least 1", b.maxConnections)
 	}
 	return nil
 }
@@ -137,17 +138,17 @@ func credentialOptions(path string) ([]nats.Option, *auth.File, error) {
 	}
 	f, err := auth.ReadFile(path)
 	if err != nil {
-		return nil, nil, usageError{"--" + err.Error()}
+		return nil, nil, cli.UsageError{Msg: "--" + err.Error()}
 	}
 	opts, err := f.Options()
 	if err != nil {
-		return nil, nil, usageError{"--credentials " + path + ": " + err.Error()}
+		return nil, nil, cli.UsageError{Msg: "--credentials " + path + ": " + err.Error()}
 	}
 	return opts, &f, nil
 }
 
 // explicitFlags lists the flags given on the command line.
-func explicitFlags(fs *flagSet) map[string]bool {
+func explicitFlags(fs *cli.FlagSet) map[string]bool {
 	m := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { m[f.Name] = true })
 	return m
@@ -165,7 +166,7 @@ func playerIdentity(path, name string) ([]nats.Option, *auth.File, string, error
 		name = f.Name
 	}
 	if f.Role == store.RolePlayer && name != f.Name {
-		return nil, nil, "", usagef("--name %s: the credentials in %s are player %s's, and the server lets them play as %s only", name, path, f.Name, f.Name)
+		return nil, nil, "", cli.Usagef("--name %s: the credentials in %s are player %s's, and the server lets them play as %s only", name, path, f.Name, f.Name)
 	}
 	return opts, f, name, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/clock"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/players/engine"
 )
 
@@ -16,33 +17,33 @@ import (
 // engine.Check and says, one line per check, what a tournament would forfeit it for.
 func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	names := engine.Names()
-	fs := newFlagSet("check-engine", "[--protocol "+strings.Join(names, "|")+"] [--game othello] [--start-timeout 10s] [--move-time 1s] [--clock 10+0.1] -- CMD ARGS...", stderr)
+	fs := cli.NewFlagSet("arena check-engine", "[--protocol "+strings.Join(names, "|")+"] [--game othello] [--start-timeout 10s] [--move-time 1s] [--clock 10+0.1] -- CMD ARGS...", stderr)
 	proto := fs.String("protocol", names[0], "the engine's protocol: "+strings.Join(names, ", "))
 	gameSpec := fs.String("game", "othello", "game, with options")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
 	moveTime := fs.Duration("move-time", engine.DefaultCheckMoveTime, "time the engine has for each move")
 	clockSpec := fs.String("clock", engine.DefaultCheckClock, "the game clock of the check that plays a whole game (60+0.5, 40/60, ...)")
 	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
-	if err := fs.parseWithArgs(args, -1); err != nil {
+	if err := fs.ParseArgs(args, -1); err != nil {
 		return err
 	}
 	argv := fs.Args()
 	if len(argv) == 0 {
-		return usagef("no engine command: give it after --, as in: arena check-engine -- ./mybot")
+		return cli.Usagef("no engine command: give it after --, as in: arena check-engine -- ./mybot")
 	}
 	g, err := game.Lookup(*gameSpec)
 	if err != nil {
-		return usagef("--game: %v", err)
+		return cli.Usagef("--game: %v", err)
 	}
 	if *startTimeout <= 0 || *moveTime <= 0 {
-		return usagef("--start-timeout and --move-time must be positive")
+		return cli.Usagef("--start-timeout and --move-time must be positive")
 	}
 	tc, err := clock.Parse(*clockSpec)
 	if err != nil {
-		return usagef("--clock: %v", err)
+		return cli.Usagef("--clock: %v", err)
 	}
 	if !tc.IsClock() {
-		return usagef("--clock %s: want a game clock such as 10+0.1 or 40/60 (--move-time is the time per move of the other checks)", *clockSpec)
+		return cli.Usagef("--clock %s: want a game clock such as 10+0.1 or 40/60 (--move-time is the time per move of the other checks)", *clockSpec)
 	}
 	newDialect, err := engineDialect(*proto, *depth, g)
 	if err != nil {

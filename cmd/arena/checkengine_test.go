@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/testutil/grhinotest"
 )
 
@@ -65,7 +66,7 @@ func TestCheckEngine(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", w, out)
 				}
 			}
-			if err != nil && errors.As(err, new(usageError)) {
+			if err != nil && errors.As(err, new(cli.UsageError)) {
 				t.Errorf("a failed check is no usage error: %v", err)
 			}
 		})
@@ -89,7 +90,7 @@ func TestCheckEngineUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := runCheckEngine(context.Background(), tt.args, &bytes.Buffer{}, &bytes.Buffer{})
-			if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want a usage error about %q", err, tt.want)
 			}
 		})

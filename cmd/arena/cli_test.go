@@ -42,7 +42,7 @@ func commandPaths() []string {
 	for _, c := range commands() {
 		paths = append(paths, c.name)
 		for _, s := range subcommandsOf(c.name) {
-			paths = append(paths, c.name+" "+s.name)
+			paths = append(paths, c.name+" "+s.Name)
 		}
 	}
 	return paths
@@ -65,72 +65,12 @@ func TestHelpEverywhere(t *testing.T) {
 				}
 				if subs := subcommandsOf(path); len(subs) > 0 {
 					for _, s := range subs {
-						if !strings.Contains(stderr, "\n  "+s.name+" ") {
-							t.Errorf("the help of %s does not list %s:\n%s", path, s.name, stderr)
+						if !strings.Contains(stderr, "\n  "+s.Name+" ") {
+							t.Errorf("the help of %s does not list %s:\n%s", path, s.Name, stderr)
 						}
 					}
 				}
 			})
-		}
-	}
-}
-
-// TestSuggest is the table of "did you mean" suggestions.
-func TestSuggest(t *testing.T) {
-	flags := []string{"rounds", "round-robin", "players", "tc", "db", "seed", "seeds"}
-	tests := []struct {
-		word       string
-		candidates []string
-		want       string
-	}{
-		{"tournamnet", commandNames(), "tournament"}, // two letters swapped
-		{"tournament", commandNames(), "tournament"},
-		{"Tournament", commandNames(), "tournament"}, // case
-		{"trian", commandNames(), "train"},
-		{"tourn", commandNames(), "tournament"}, // a prefix of one command
-		{"che", commandNames(), "check-engine"},
-		{"experince", commandNames(), "experience"},
-		{"helthcheck", commandNames(), "healthcheck"},
-		{"dance", commandNames(), ""}, // too far from everything
-		{"x", commandNames(), ""},
-		{"", commandNames(), ""},
-		{"round", flags, "rounds"},
-		{"player", flags, "players"},
-		{"seed", flags, "seed"},
-		{"sed", flags, "seed"},
-		{"tcc", flags, "tc"},
-		{"dbb", flags, "db"},
-		{"colour", flags, ""},
-		{"ad", []string{"add", "list", "remove", "export"}, "add"},
-		{"simulte", []string{"simulate"}, "simulate"},
-		{"sede", flags, "seed"},
-		{"se", flags, ""},                 // two letters: no prefix guess, and two edits is too many
-		{"seedz", flags, "seed or seeds"}, // a tie: both named
-	}
-	for _, tt := range tests {
-		t.Run(tt.word, func(t *testing.T) {
-			got := strings.Join(suggest(tt.word, tt.candidates), " or ")
-			if got != tt.want {
-				t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"", "abc", 3}, {"abc", "abc", 0}, {"abc", "abd", 1}, {"abc", "ab", 1},
-		{"tournamnet", "tournament", 1}, {"ab", "ba", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
 		}
 	}
 }

@@ -2,30 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
-	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/rs/zerolog"
-
-	"github.com/arenaref/arena/auth"
-	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 )
 
-// apiTimeout bounds every request to a referee daemon.
-const apiTimeout = 15 * time.Second
-
 // clientFlags say where the referee daemon is, and the credentials to reach it with.
 type clientFlags struct{ url, credentials *string }
 
-func newClientFlags(fs *flagSet) clientFlags {
+func newClientFlags(fs *cli.FlagSet) clientFlags {
 	return clientFlags{
 		url:         fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee"),
 		credentials: fs.String("credentials", "", "credentials file (an admin's, arena credentials add NAME --role admin) for a secured server"),
@@ -34,74 +24,30 @@ func newClientFlags(fs *flagSet) clientFlags {
 
 // callReferee sends one API request to the referee daemon cf names.
 func callReferee(ctx context.Context, cf clientFlags, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
-	url := *cf.url
 	opts, f, err := credentialOptions(*cf.credentials)
 	if err != nil {
 		return protocol.APIReply{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	// A request the server's permissions refuse is never answered: stop waiting at once.
-	ctx, refuse := context.WithCancelCause(ctx)
-	defer refuse(nil)
-	opts = append([]nats.Option{nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-		if errors.Is(err, nats.ErrPermissionViolation) {
-			refuse(err)
-		}
-	})}, opts...)
-	nc, err := bus.Connect(url, "arena-client", zerolog.Nop(), opts...)
-	if err != nil {
-		return protocol.APIReply{}, auth.ExplainConnect(url, err, f)
-	}
-	defer nc.Close()
-	reply, err := askReferee(ctx, nc, url, subject, req)
-	if cause := context.Cause(ctx); errors.Is(cause, nats.ErrPermissionViolation) {
-		who := "these credentials"
-		if f != nil {
-			who = f.Role + " " + f.Name
-		}
-		return protocol.APIReply{}, fmt.Errorf("the server does not let %s use the referee's API (%v); use an admin's credentials (arena credentials add NAME --role admin)", who, cause)
-	}
-	return reply, err
-}
-
-// askReferee sends one API request over nc, connected to url, and waits for the answer
-// until ctx is done.
-func askReferee(ctx context.Context, nc *nats.Conn, url, subject string, req protocol.APIRequest) (protocol.APIReply, error) {
-	msg, err := nc.RequestWithContext(ctx, subject, protocol.Encode(req))
-	switch {
-	case errors.Is(err, nats.ErrNoResponders):
-		return protocol.APIReply{}, fmt.Errorf("no referee is running on %s (start one with: arena referee --nats %s --db FILE)", url, url)
-	case err != nil:
-		return protocol.APIReply{}, fmt.Errorf("ask the referee on %s: %w", url, err)
-	}
-	reply, err := protocol.DecodeAPIReply(msg.Data)
-	if err != nil {
-		return protocol.APIReply{}, fmt.Errorf("the referee's answer: %w", err)
-	}
-	if reply.Type == protocol.TypeAPIError {
-		return reply, fmt.Errorf("%s (%s)", reply.Message, reply.Error)
-	}
-	return reply, nil
+	return organizer.Client{URL: *cf.url, Options: opts, Credentials: f}.Call(ctx, subject, req)
 }
 
 // runSubmit is `arena submit FILE`: send a tournament file to a referee daemon.
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("submit", "[--nats URL] [--sprt elo0=0,elo1=5] FILE", stderr)
+	fs := cli.NewFlagSet("arena submit", "[--nats URL] [--sprt elo0=0,elo1=5] FILE", stderr)
 	cf := newClientFlags(fs)
 	sprt := fs.String("sprt", "", "make the tournament a match of its two players that stops when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (the first player's Elo over the second's)")
-	if err := fs.parseWithArgs(args, 1); err != nil {
+	if err := fs.ParseArgs(args, 1); err != nil {
 		return err
 	}
 	if *sprt != "" {
 		if _, err := organizer.ParseSPRT(*sprt); err != nil {
-			return usagef("--sprt: %v", err)
+			return cli.Usagef("--sprt: %v", err)
 		}
 	}
 	path := fs.Arg(0)
-	s, text, openings, err := readSpecFile(path)
+	s, text, openings, err := organizer.ReadSpecFile(path)
 	if err != nil {
-		return usageError{err.Error()}
+		return cli.UsageError{Msg: err.Error()}
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPICreate, protocol.APIRequest{
 		V: protocol.Version, Type: protocol.TypeAPICreate, Config: text, Source: path, Openings: openings, SPRT: *sprt,
@@ -119,10 +65,10 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runStatus is `arena status [ID]`: the referee's tournaments, or one with its standings.
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("status", "[--nats URL] [--json] [ID]", stderr)
+	fs := cli.NewFlagSet("arena status", "[--nats URL] [--json] [ID]", stderr)
 	cf := newClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	if err := fs.parseWithArgs(args, -1); err != nil {
+	if err := fs.ParseArgs(args, -1); err != nil {
 		return err
 	}
 	var id int64
@@ -131,17 +77,17 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case 1:
 		var err error
 		if id, err = strconv.ParseInt(fs.Arg(0), 10, 64); err != nil || id < 1 {
-			return usagef("%q is not a tournament id", fs.Arg(0))
+			return cli.Usagef("%q is not a tournament id", fs.Arg(0))
 		}
 	default:
-		return usagef("at most one tournament id")
+		return cli.Usagef("at most one tournament id")
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPIStatus, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIStatus, Tournament: id})
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, reply.Tournaments)
+		return cli.WriteJSON(stdout, reply.Tournaments)
 	}
 	if len(reply.Tournaments) == 0 {
 		fmt.Fprintln(stdout, "no tournaments")
@@ -164,14 +110,14 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runCancel is `arena cancel ID`.
 func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("cancel", "[--nats URL] ID", stderr)
+	fs := cli.NewFlagSet("arena cancel", "[--nats URL] ID", stderr)
 	cf := newClientFlags(fs)
-	if err := fs.parseWithArgs(args, 1); err != nil {
+	if err := fs.ParseArgs(args, 1); err != nil {
 		return err
 	}
 	id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
 	if err != nil || id < 1 {
-		return usagef("%q is not a tournament id", fs.Arg(0))
+		return cli.Usagef("%q is not a tournament id", fs.Arg(0))
 	}
 	if _, err := callReferee(ctx, cf, protocol.SubjectAPICancel, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPICancel, Tournament: id}); err != nil {
 		return err
@@ -182,10 +128,10 @@ func runCancel(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runPlayers is `arena players`: the players the referee has heard from.
 func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("players", "[--nats URL] [--json]", stderr)
+	fs := cli.NewFlagSet("arena players", "[--nats URL] [--json]", stderr)
 	cf := newClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	reply, err := callReferee(ctx, cf, protocol.SubjectAPIPlayers, protocol.APIRequest{V: protocol.Version, Type: protocol.TypeAPIPlayers})
@@ -193,7 +139,7 @@ func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, reply.Players)
+		return cli.WriteJSON(stdout, reply.Players)
 	}
 	if len(reply.Players) == 0 {
 		fmt.Fprintln(stdout, "no players have said hello")
@@ -209,10 +155,4 @@ func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", p.Name, p.Agent, p.Version, games, p.Connected, p.LastSeen)
 	}
 	return tw.Flush()
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

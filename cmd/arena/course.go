@@ -7,23 +7,24 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/organizer/course"
 )
 
 // runCourse is `arena course init`: a course competition from a roster.
 func runCourse(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSubcommand(ctx, "course", courseSubcommands(), args, stdout, stderr)
+	return cli.RunSubcommand(ctx, "arena course", courseSubcommands(), args, stdout, stderr)
 }
 
-func courseSubcommands() []subcommand {
-	return []subcommand{
-		{"init", "make a course from a roster: credentials for every student, the spectator, the host and the teacher, a ladder in the database, and the students' README", courseInit},
+func courseSubcommands() []cli.Subcommand {
+	return []cli.Subcommand{
+		{Name: "init", Summary: "make a course from a roster: credentials for every student, the spectator, the host and the teacher, a ladder in the database, and the students' README", Run: courseInit},
 	}
 }
 
 func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("course init", "--roster students.csv --db FILE --deadline TIME|DURATION [flags]", stderr)
+	fs := cli.NewFlagSet("arena course init", "--roster students.csv --db FILE --deadline TIME|DURATION [flags]", stderr)
 	roster := fs.String("roster", "", "the roster: CSV, a student's player name first on each line, optionally a full name (required)")
 	dbPath := fs.String("db", "", "the referee's SQLite database: it keeps the credentials and the ladder (required)")
 	dir := fs.String("dir", "course", "where the course's files go (a new or empty directory)")
@@ -38,25 +39,25 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	top := fs.Int("final-top", organizer.DefaultFinalTop, "how many of the top entries play the final phase")
 	rounds := fs.Int("final-rounds", organizer.DefaultFinalRounds, "rounds of the final round-robin")
 	openings := fs.String("openings", "", "an openings file for the final phase (arena openings)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	switch {
 	case *roster == "":
-		return usagef("--roster is required")
+		return cli.Usagef("--roster is required")
 	case *dbPath == "":
-		return usagef("--db is required: the referee's database, which keeps the credentials and the ladder")
+		return cli.Usagef("--db is required: the referee's database, which keeps the credentials and the ladder")
 	case *deadline == "":
-		return usagef("--deadline is required: when the ladder closes")
+		return cli.Usagef("--deadline is required: when the ladder closes")
 	}
 	f, err := os.Open(*roster)
 	if err != nil {
-		return usagef("--roster: %v", err)
+		return cli.Usagef("--roster: %v", err)
 	}
 	students, err := course.ParseRoster(f)
 	f.Close()
 	if err != nil {
-		return usageError{fmt.Sprintf("%s: %v", *roster, err)}
+		return cli.UsageError{Msg: fmt.Sprintf("%s: %v", *roster, err)}
 	}
 	spec := organizer.DefaultSpec()
 	spec.Name = "course " + filepath.Base(filepath.Clean(*dir))
@@ -66,7 +67,7 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *openings != "" {
 		b, err := os.ReadFile(*openings)
 		if err != nil {
-			return usagef("--openings: %v", err)
+			return cli.Usagef("--openings: %v", err)
 		}
 		spec.Openings, openingsText = *openings, string(b)
 	}

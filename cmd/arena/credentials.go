@@ -15,6 +15,7 @@ import (
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/bus/embedded"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
@@ -22,15 +23,15 @@ import (
 // runCredentials is `arena credentials add|list|remove|export`: the credentials of a secured
 // bus, kept in the referee's database (hashes and public keys only).
 func runCredentials(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSubcommand(ctx, "credentials", credentialsSubcommands(), args, stdout, stderr)
+	return cli.RunSubcommand(ctx, "arena credentials", credentialsSubcommands(), args, stdout, stderr)
 }
 
-func credentialsSubcommands() []subcommand {
-	return []subcommand{
-		{"add", "make a client's credentials: the secret goes to a file, the database keeps its hash or public key", credentialsAdd},
-		{"list", "list the credentials in a database", credentialsList},
-		{"remove", "remove a client's credentials", credentialsRemove},
-		{"export", "write a nats-server configuration with the credentials and their permissions", credentialsExport},
+func credentialsSubcommands() []cli.Subcommand {
+	return []cli.Subcommand{
+		{Name: "add", Summary: "make a client's credentials: the secret goes to a file, the database keeps its hash or public key", Run: credentialsAdd},
+		{Name: "list", Summary: "list the credentials in a database", Run: credentialsList},
+		{Name: "remove", Summary: "remove a client's credentials", Run: credentialsRemove},
+		{Name: "export", Summary: "write a nats-server configuration with the credentials and their permissions", Run: credentialsExport},
 	}
 }
 
@@ -42,7 +43,7 @@ func openCredentialsDB(ctx context.Context, path string, create bool) (*sqlite.D
 	}
 	if !create {
 		if _, err := os.Stat(path); err != nil {
-			return nil, usagef("--db: %v", err)
+			return nil, cli.Usagef("--db: %v", err)
 		}
 	}
 	db, err := sqlite.Open(ctx, path)
@@ -53,20 +54,20 @@ func openCredentialsDB(ctx context.Context, path string, create bool) (*sqlite.D
 }
 
 func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials add", "NAME --db FILE [--role player|spectator|admin|host|referee] [--nkey] [--out FILE|-]", stderr)
+	fs := cli.NewFlagSet("arena credentials add", "NAME --db FILE [--role player|spectator|admin|host|referee] [--nkey] [--out FILE|-]", stderr)
 	role := fs.String("role", store.RolePlayer, "what the client may do: "+strings.Join(auth.Roles, ", "))
 	nkey := fs.Bool("nkey", false, "an nkey (a key pair; the store keeps the public key) instead of a password (the store keeps its bcrypt hash)")
 	out := fs.String("out", "", "write the credentials file here (mode 0600); - for standard output. Without it the file goes to standard output only when that is not a terminal")
 	dbPath := fs.String("db", "", "the referee's SQLite database, which keeps the credential (required)")
-	if err := fs.parseWithArgs(args, 1); err != nil {
+	if err := fs.ParseArgs(args, 1); err != nil {
 		return err
 	}
 	name := fs.Arg(0)
 	if err := auth.CheckName(name); err != nil {
-		return usagef("%s", strings.TrimPrefix(err.Error(), "auth: "))
+		return cli.Usagef("%s", strings.TrimPrefix(err.Error(), "auth: "))
 	}
 	if err := auth.CheckRole(*role); err != nil {
-		return usagef("--role: %s", strings.TrimPrefix(err.Error(), "auth: "))
+		return cli.Usagef("--role: %s", strings.TrimPrefix(err.Error(), "auth: "))
 	}
 	if err := requireDB(*dbPath); err != nil {
 		return err
@@ -75,22 +76,15 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	// (and over the shoulder), unless asked for with --out -.
 	toStdout := *out == "-" || *out == ""
 	if *out == "" && isTerminal(stdout) {
-		return usagef("the secret would be printed on the terminal: write it to a file with --out FILE (mode 0600), or print it anyway with --out -")
+		return cli.Usagef("the secret would be printed on the terminal: write it to a file with --out FILE (mode 0600), or print it anyway with --out -")
 	}
-	var f auth.File
-	var c store.Credential
-	var err error
-	if *nkey {
-		f, c, err = auth.NewNkey(name, *role)
-	} else {
-		f, c, err = auth.NewPassword(name, *role)
-	}
+	f, c, err := auth.New(name, *role, *nkey)
 	if err != nil {
-		return usageError{err.Error()}
+		return cli.UsageError{Msg: err.Error()}
 	}
 	if !toStdout {
 		if _, err := os.Stat(*out); err == nil {
-			return usagef("--out %s exists; remove it first, or write elsewhere", *out)
+			return cli.Usagef("--out %s exists; remove it first, or write elsewhere", *out)
 		}
 	}
 	db, err := openCredentialsDB(ctx, *dbPath, true)
@@ -127,7 +121,7 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, hint)
 		return nil
 	}
-	if err := writeNewFile(*out, f.Encode()); err != nil {
+	if err := f.WriteFile(*out); err != nil {
 		// The credential is stored but its secret is lost: take it back.
 		_ = db.RemoveCredential(context.WithoutCancel(ctx), name)
 		return fmt.Errorf("--out: %w (the credential was not kept)", err)
@@ -136,27 +130,11 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 	return nil
 }
 
-// writeNewFile writes a secret to a file that must not exist yet, readable by its owner
-// only. It never follows a link left at the path (O_EXCL): in a shared directory, a link
-// planted there would otherwise send the secret wherever it points.
-func writeNewFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
-}
-
 // requireDB checks that --db was given: credentials go to the referee's database, and a
 // default (the tournament command's arena.db) would put them where no referee looks.
 func requireDB(path string) error {
 	if path == "" {
-		return usagef("--db is required: the referee's database, which keeps the credentials (the file arena referee --auth --db uses)")
+		return cli.Usagef("--db is required: the referee's database, which keeps the credentials (the file arena referee --auth --db uses)")
 	}
 	return nil
 }
@@ -168,9 +146,9 @@ var isTerminal = func(w io.Writer) bool {
 }
 
 func credentialsList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials list", "--db FILE", stderr)
+	fs := cli.NewFlagSet("arena credentials list", "--db FILE", stderr)
 	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	db, err := openCredentialsDB(ctx, *dbPath, false)
@@ -195,9 +173,9 @@ func credentialsList(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials remove", "NAME --db FILE", stderr)
+	fs := cli.NewFlagSet("arena credentials remove", "NAME --db FILE", stderr)
 	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
-	if err := fs.parseWithArgs(args, 1); err != nil {
+	if err := fs.ParseArgs(args, 1); err != nil {
 		return err
 	}
 	db, err := openCredentialsDB(ctx, *dbPath, false)
@@ -216,17 +194,17 @@ func credentialsRemove(ctx context.Context, args []string, stdout, stderr io.Wri
 }
 
 func credentialsExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("credentials export", "--db FILE [--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N]", stderr)
+	fs := cli.NewFlagSet("arena credentials export", "--db FILE [--out FILE] [--listen HOST:PORT] [--max-payload N] [--max-connections N]", stderr)
 	dbPath := fs.String("db", "", "the referee's SQLite database (required)")
 	out := fs.String("out", "", "write the configuration here instead of to standard output")
 	listen := fs.String("listen", "", "add a listen line: the server's HOST:PORT")
 	maxPayload := fs.Int("max-payload", embedded.DefaultMaxPayload, "the largest message the server accepts, in bytes (submitted engines need 8454144)")
 	maxConns := fs.Int("max-connections", 1024, "the most clients connected at once")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *maxPayload < 1024 || *maxConns < 1 {
-		return usagef("--max-payload must be at least 1024 and --max-connections at least 1")
+		return cli.Usagef("--max-payload must be at least 1024 and --max-connections at least 1")
 	}
 	db, err := openCredentialsDB(ctx, *dbPath, false)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/hosting"
 	"github.com/arenaref/arena/referee"
@@ -25,7 +26,7 @@ import (
 // to be replayed from their start at the next start), and the tournaments stay "running".
 // A second signal exits at once; SQLite's atomic commits keep the database whole.
 func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("referee", "--nats URL --db FILE [flags]", stderr)
+	fs := cli.NewFlagSet("arena referee", "--nats URL --db FILE [flags]", stderr)
 	var bf busFlags
 	bf.register(fs, "nats://127.0.0.1:4222", "NATS server URL")
 	var hf httpFlags
@@ -36,15 +37,15 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	var wf workFlags
 	wf.register(fs)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log, err := newLogger(stderr, *logLevel)
+	log, err := cli.NewLogger(stderr, *logLevel)
 	if err != nil {
 		return err
 	}
 	if *grace < 0 || *heartbeat < 50*time.Millisecond {
-		return usagef("--grace must not be negative, and --heartbeat at least 50ms")
+		return cli.Usagef("--grace must not be negative, and --heartbeat at least 50ms")
 	}
 	if err := bf.check(explicitFlags(fs)); err != nil {
 		return err

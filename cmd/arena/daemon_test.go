@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -397,7 +398,7 @@ func TestNATSRestartMidTournament(t *testing.T) {
 
 // TestExampleTournamentFile keeps docs/examples/cup.toml valid.
 func TestExampleTournamentFile(t *testing.T) {
-	s, _, openings, err := readSpecFile("../../docs/examples/cup.toml")
+	s, _, openings, err := organizer.ReadSpecFile("../../docs/examples/cup.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

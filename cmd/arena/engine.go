@@ -12,6 +12,7 @@ import (
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -23,7 +24,7 @@ import (
 // restarted when it dies or stops answering (see engine.Bridge), and is told to quit,
 // then killed with everything it started, when the command stops (SIGINT, SIGTERM).
 func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
-	fs := newFlagSet("engine", "--nats URL --name NAME [flags] -- CMD [ARGS...]", stderr)
+	fs := cli.NewFlagSet("arena engine", "--nats URL --name NAME [flags] -- CMD [ARGS...]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
 	name := fs.String("name", "", "player name, unique on the bus (required, unless --credentials gives it)")
 	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
@@ -35,11 +36,11 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	pingTimeout := fs.Duration("ping-timeout", engine.DefaultPingTimeout, "after a turn that went wrong (late, no legal move): time the engine has to catch up and answer before it is restarted")
 	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
-	if err := fs.parseWithArgs(args, -1); err != nil {
+	if err := fs.ParseArgs(args, -1); err != nil {
 		return err
 	}
 	argv := fs.Args()
-	log, err := newLogger(stderr, *logLevel)
+	log, err := cli.NewLogger(stderr, *logLevel)
 	if err != nil {
 		return err
 	}
@@ -50,17 +51,17 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	name = &playerName
 	switch {
 	case len(argv) == 0 || argv[0] == "":
-		return usagef("no engine command: put it after --, as in arena engine --name bot -- ./bot --flag")
+		return cli.Usagef("no engine command: put it after --, as in arena engine --name bot -- ./bot --flag")
 	case *name == "":
-		return usagef("--name is required")
+		return cli.Usagef("--name is required")
 	case !protocol.ValidName(*name):
-		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
+		return cli.Usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
 	case *startTimeout <= 0 || *commandTimeout <= 0 || *quitTimeout <= 0 || *pingTimeout <= 0:
-		return usagef("--start-timeout, --command-timeout, --quit-timeout and --ping-timeout must be positive")
+		return cli.Usagef("--start-timeout, --command-timeout, --quit-timeout and --ping-timeout must be positive")
 	}
 	g, err := game.Lookup(*gameSpec)
 	if err != nil {
-		return usagef("--game: %v", err)
+		return cli.Usagef("--game: %v", err)
 	}
 	newDialect, err := engineDialect(*proto, *depth, g)
 	if err != nil {
@@ -120,14 +121,14 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 func engineDialect(proto string, depth int, g game.Game) (func() engine.Dialect, error) {
 	p, err := engine.Lookup(proto)
 	if err != nil {
-		return nil, usagef("--protocol %v", err)
+		return nil, cli.Usagef("--protocol %v", err)
 	}
 	newDialect, err := p.Dialects(engine.Settings{Depth: depth})
 	if err != nil {
-		return nil, usagef("--%v", err)
+		return nil, cli.Usagef("--%v", err)
 	}
 	if err := p.CheckGame(g.Name()); err != nil {
-		return nil, usagef("--protocol %s: %v", proto, err)
+		return nil, cli.Usagef("--protocol %s: %v", proto, err)
 	}
 	return newDialect, nil
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/testutil/proctag"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
@@ -49,7 +50,7 @@ func TestEngineUsage(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
-		want string // in the error; "" for errHelp
+		want string // in the error; "" for cli.ErrHelp
 	}{
 		{"help", []string{"-h"}, ""},
 		{"no command", []string{"--name", "bot"}, "no engine command"},
@@ -66,12 +67,12 @@ func TestEngineUsage(t *testing.T) {
 			var stderr bytes.Buffer
 			err := runEngine(context.Background(), tt.args, &bytes.Buffer{}, &stderr)
 			if tt.want == "" {
-				if !errors.Is(err, errHelp) || !strings.Contains(stderr.String(), "-- CMD") {
+				if !errors.Is(err, cli.ErrHelp) || !strings.Contains(stderr.String(), "-- CMD") {
 					t.Fatalf("err %v, stderr %q; want the help", err, stderr.String())
 				}
 				return
 			}
-			if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v, want a usage error containing %q", err, tt.want)
 			}
 		})
@@ -97,7 +98,7 @@ func TestEngineStartFails(t *testing.T) {
 				"--quit-timeout", "100ms", "--"}, tt.engine...)
 			began := time.Now()
 			err := runEngine(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{})
-			if err == nil || errors.As(err, new(usageError)) {
+			if err == nil || errors.As(err, new(cli.UsageError)) {
 				t.Fatalf("err %v, want a failure", err)
 			}
 			for _, w := range tt.want {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/experiencerun"
 	"github.com/arenaref/arena/players/agents/experience"
@@ -20,28 +20,28 @@ import (
 // runExperience runs the experience-base tools: "run" plays the experience player against
 // opponents in process and writes its learning curves; "stats" describes a base.
 func runExperience(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSubcommand(ctx, "experience", experienceSubcommands(), args, stdout, stderr)
+	return cli.RunSubcommand(ctx, "arena experience", experienceSubcommands(), args, stdout, stderr)
 }
 
-func experienceSubcommands() []subcommand {
-	return []subcommand{
-		{"run", "play the experience player against opponents in process, with its learning curves", runExperienceRun},
-		{"stats", "describe a base: games, nodes, size, hit rate", func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func experienceSubcommands() []cli.Subcommand {
+	return []cli.Subcommand{
+		{Name: "run", Summary: "play the experience player against opponents in process, with its learning curves", Run: runExperienceRun},
+		{Name: "stats", Summary: "describe a base: games, nodes, size, hit rate", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return runExperienceStats(args, stdout, stderr)
 		}},
 	}
 }
 
 func runExperienceStats(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("experience stats", "--base FILE [--json]", stderr)
+	fs := cli.NewFlagSet("arena experience stats", "--base FILE [--json]", stderr)
 	basePath := fs.String("base", "", "the experience base")
 	gameSpec := fs.String("game", othello.Name, "the base's game")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *basePath == "" {
-		return usagef("--base is required")
+		return cli.Usagef("--base is required")
 	}
 	b, err := experience.Open(*basePath, *gameSpec)
 	if err != nil {
@@ -54,9 +54,7 @@ func runExperienceStats(args []string, stdout, stderr io.Writer) error {
 	}
 	doc.Base = *basePath
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return cli.WriteJSON(stdout, doc)
 	}
 	st := doc.Stats
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -73,7 +71,7 @@ func runExperienceStats(args []string, stdout, stderr io.Writer) error {
 }
 
 func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("experience run", "--base FILE --opponents LIST --games N --out NAME [flags]", stderr)
+	fs := cli.NewFlagSet("arena experience run", "--base FILE --opponents LIST --games N --out NAME [flags]", stderr)
 	basePath := fs.String("base", "", "the experience base (created when missing; an existing one carries on learning)")
 	gameSpec := fs.String("game", othello.Name, "game: othello, othello:size=6 or othello:size=4")
 	opponents := fs.String("opponents", "mm5=minimax:depth=5:tt=0:exact=0", "opponents, played in turn, as --players of tournament")
@@ -84,26 +82,26 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	seed := fs.Uint64("seed", 1, "seed of the random plies and the agents")
 	windowSize := fs.Int("window", 20, "games per point of the margin and hit-rate curves (moving average)")
 	out := fs.String("out", "experience", "writes NAME.csv and NAME-margin.svg, NAME-hits.svg, NAME-size.svg")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *basePath == "" {
-		return usagef("--base is required")
+		return cli.Usagef("--base is required")
 	}
 	if *games < 1 || *windowSize < 1 || *randomPlies < 0 || *randomPlies > 20 {
-		return usagef("--games and --window must be at least 1, --random-plies 0 to 20")
+		return cli.Usagef("--games and --window must be at least 1, --random-plies 0 to 20")
 	}
 	g, err := game.Lookup(*gameSpec)
 	if err != nil {
-		return usagef("--game: %v", err)
+		return cli.Usagef("--game: %v", err)
 	}
 	ops, err := parseOpponents(*opponents)
 	if err != nil || len(ops) == 0 {
-		return usagef("--opponents: need at least one opponent (%v)", err)
+		return cli.Usagef("--opponents: need at least one opponent (%v)", err)
 	}
 	og, ok := g.(*othello.Game)
 	if !ok {
-		return usagef("--game: the experience player plays Othello")
+		return cli.Usagef("--game: the experience player plays Othello")
 	}
 	cfg := experiencerun.Config{Game: og, Base: *basePath, Opponents: ops, Games: *games, Fallback: *fallback,
 		FallbackParams: map[string]string{}, RandomPlies: *randomPlies, Seed: *seed}
@@ -111,7 +109,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 		for _, kv := range strings.Split(*fbParams, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
-				return usagef("--fb: %q is not key=value", kv)
+				return cli.Usagef("--fb: %q is not key=value", kv)
 			}
 			cfg.FallbackParams[k] = v
 		}
@@ -119,12 +117,12 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	bar := newTrainProgress(stderr, *games, 0)
 	start := time.Now()
 	rows, err := experiencerun.Run(ctx, cfg, func(r experiencerun.Row) {
-		bar.updateText(r.Game, fmt.Sprintf("game %d: margin %+d, hits %d/%d, base %d nodes", r.Game, r.Margin, r.Hits, r.Moves, r.Nodes))
+		bar.Update(r.Game, fmt.Sprintf("game %d: margin %+d, hits %d/%d, base %d nodes", r.Game, r.Margin, r.Hits, r.Moves, r.Nodes))
 	})
-	bar.finish()
+	bar.Finish()
 	var oe *experiencerun.OpponentError
 	if errors.As(err, &oe) {
-		return usagef("--opponents: %v", oe)
+		return cli.Usagef("--opponents: %v", oe)
 	} else if err != nil {
 		return err
 	}

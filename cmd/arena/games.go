@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/export"
@@ -16,12 +18,12 @@ import (
 
 // runGames lists recorded games with how they ended.
 func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("games", "--db FILE [--tournament ID] [--game GAME] [--reason CODE]", stderr)
+	fs := cli.NewFlagSet("arena games", "--db FILE [--tournament ID] [--game GAME] [--reason CODE]", stderr)
 	dbPath := fs.String("db", "arena.db", "the database")
 	tid := fs.Int64("tournament", 0, "one tournament's games (default: all)")
 	gameName := fs.String("game", "", "only games of this game")
 	reason := fs.String("reason", "", "only games that ended for this reason (normal, time_forfeit, illegal_move, ...)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	games, err := openGames(ctx, *dbPath, *tid, *gameName)
@@ -48,22 +50,17 @@ func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // runExport writes recorded games in a format other tools read.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("export", "--db FILE --format pgn|json|csv|ggf [--tournament ID] [--game GAME] [--out FILE]", stderr)
+	fs := cli.NewFlagSet("arena export", "--db FILE --format pgn|json|csv|ggf [--tournament ID] [--game GAME] [--out FILE]", stderr)
 	dbPath := fs.String("db", "arena.db", "the database")
 	format := fs.String("format", export.FormatPGN, "pgn (Ordo, BayesElo; checkers and giveaway games as PDN, the first mover Black), json, csv, or ggf (Othello games)")
 	tid := fs.Int64("tournament", 0, "one tournament's games (default: all)")
 	gameName := fs.String("game", "", "only games of this game")
 	out := fs.String("out", "", "write to FILE instead of standard output")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	write := map[string]func(io.Writer, []store.Game) error{
-		export.FormatJSON: export.WriteJSON,
-		export.FormatCSV:  export.WriteCSV,
-		export.FormatGGF:  export.WriteGGF,
-	}
-	if *format != export.FormatPGN && write[*format] == nil {
-		return usagef("--format %q: want pgn, json, csv or ggf", *format)
+	if !slices.Contains(export.Formats, *format) {
+		return cli.Usagef("--format %q: want pgn, json, csv or ggf", *format)
 	}
 	games, err := openGames(ctx, *dbPath, *tid, *gameName)
 	if err != nil {
@@ -79,12 +76,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	if *format == export.FormatPGN {
-		err = export.WritePGN(bw, games, export.Meta{Event: eventName(*tid, *gameName), Site: "arena"})
-	} else {
-		err = write[*format](bw, games)
-	}
-	if err != nil {
+	if err := export.Write(bw, *format, games, export.Meta{Event: eventName(*tid, *gameName), Site: "arena"}); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -110,7 +102,7 @@ func eventName(tid int64, gameName string) string {
 // (of one game, if given), in tournament order.
 func openGames(ctx context.Context, dbPath string, tid int64, gameName string) ([]store.Game, error) {
 	if _, err := os.Stat(dbPath); err != nil {
-		return nil, usagef("--db: %v", err)
+		return nil, cli.Usagef("--db: %v", err)
 	}
 	db, err := sqlite.Open(ctx, dbPath)
 	if err != nil {

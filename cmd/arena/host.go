@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/host"
 	"github.com/arenaref/arena/players/hosting/sandbox"
@@ -19,7 +20,7 @@ import (
 // runHost is `arena host`: it builds and runs submitted engines as their players, each in a
 // sandbox (players/hosting/host). SIGINT and SIGTERM stop every engine and report them stopped.
 func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("host", "--nats URL --credentials FILE --dir DIR [flags]", stderr)
+	fs := cli.NewFlagSet("arena host", "--nats URL --credentials FILE --dir DIR [flags]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL of the referee")
 	credPath := fs.String("credentials", "", "credentials file of role host (arena credentials add NAME --role host), for a secured server")
 	dir := fs.String("dir", "", "directory where engines are unpacked and built, DIR/NAME/sN (required)")
@@ -28,18 +29,18 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	switch {
 	case *dir == "":
-		return usagef("--dir is required: where engines are unpacked and built")
+		return cli.Usagef("--dir is required: where engines are unpacked and built")
 	case *concurrency < 1:
-		return usagef("--concurrency %d: want at least 1", *concurrency)
+		return cli.Usagef("--concurrency %d: want at least 1", *concurrency)
 	case *buildTimeout <= 0 || *startTimeout <= 0:
-		return usagef("--build-timeout and --start-timeout must be positive")
+		return cli.Usagef("--build-timeout and --start-timeout must be positive")
 	}
-	log, err := newLogger(stderr, *logLevel)
+	log, err := cli.NewLogger(stderr, *logLevel)
 	if err != nil {
 		return err
 	}

@@ -10,23 +10,24 @@ import (
 
 	"github.com/arenaref/arena/games/ipd"
 	"github.com/arenaref/arena/internal/atomicfile"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/lab/ipdsim"
 )
 
 // runIPD runs the iterated prisoner's dilemma research tools; the one subcommand so far is
 // "simulate", the in-process simulator of lab/ipdsim.
 func runIPD(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSubcommand(ctx, "ipd", ipdSubcommands(), args, stdout, stderr)
+	return cli.RunSubcommand(ctx, "arena ipd", ipdSubcommands(), args, stdout, stderr)
 }
 
-func ipdSubcommands() []subcommand {
-	return []subcommand{
-		{"simulate", "many in-process trials of two agents, tallied by outcome", runIPDSimulate},
+func ipdSubcommands() []cli.Subcommand {
+	return []cli.Subcommand{
+		{Name: "simulate", Summary: "many in-process trials of two agents, tallied by outcome", Run: runIPDSimulate},
 	}
 }
 
 func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ipd simulate", "--a AGENT --b AGENT --trials N --seed S [flags]", stderr)
+	fs := cli.NewFlagSet("arena ipd simulate", "--a AGENT --b AGENT --trials N --seed S [flags]", stderr)
 	agents := strings.Join(ipdsim.Agents, ", ")
 	a := fs.String("a", "satisficing", "the first seat's agent: "+agents)
 	b := fs.String("b", "satisficing", "the second seat's agent")
@@ -44,7 +45,7 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 	maxPeriod := fs.Int("max-period", ipdsim.DefaultDetect.MaxPeriod, "longest cycle looked for")
 	repeats := fs.Int("repeats", ipdsim.DefaultDetect.Repeats, "periods a cycle must repeat (at least 2)")
 	maxRounds := fs.Int("max-rounds", ipdsim.DefaultDetect.MaxRounds, "round cap; a trial not settled by then is unsettled")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	set := map[string]bool{}
@@ -58,10 +59,10 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *random == ipdsim.ParamsFixed {
 		g, err := ipd.New(ipd.Config{Payoff: *payoff, Sigma: *sigma, Delta: *delta, Rounds: 1, Continue: 1})
 		if err != nil {
-			return usagef("--payoff: %v", err)
+			return cli.Usagef("--payoff: %v", err)
 		}
 		if *payoff != ipd.PayoffGeneral && (set["sigma"] || set["delta"]) {
-			return usagef("--sigma and --delta go with --payoff general")
+			return cli.Usagef("--sigma and --delta go with --payoff general")
 		}
 		e.Matrix = g.Matrix()
 		for i, name := range []string{"aspiration-a", "aspiration-b"} {
@@ -72,12 +73,12 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 	} else {
 		for _, name := range []string{"payoff", "sigma", "delta", "lambda", "aspiration-a", "aspiration-b"} {
 			if set[name] {
-				return usagef("--%s cannot be given with --random-params %s, which draws it", name, *random)
+				return cli.Usagef("--%s cannot be given with --random-params %s, which draws it", name, *random)
 			}
 		}
 	}
 	if err := e.Check(); err != nil {
-		return usagef("%s", strings.TrimPrefix(err.Error(), "sim: "))
+		return cli.Usagef("%s", strings.TrimPrefix(err.Error(), "sim: "))
 	}
 	res, err := e.Run(ctx)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/internal/cli"
 )
 
 func TestIPDSimulate(t *testing.T) {
@@ -61,13 +63,13 @@ func TestIPDSimulateRejects(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		err := runIPD(context.Background(), args, &stdout, &stderr)
-		var ue usageError
+		var ue cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if err := runIPD(context.Background(), []string{"simulate", "--help"}, &stdout, &stderr); !errors.Is(err, errHelp) ||
+	if err := runIPD(context.Background(), []string{"simulate", "--help"}, &stdout, &stderr); !errors.Is(err, cli.ErrHelp) ||
 		!strings.Contains(stderr.String(), "--random-params") {
 		t.Errorf("--help: %v, %q", err, stderr.String())
 	}

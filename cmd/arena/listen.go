@@ -4,6 +4,7 @@ import (
 	"net"
 
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 )
 
 // checkListen refuses to serve an unsecured NATS server beyond this machine. A server on
@@ -19,5 +20,5 @@ func checkListen(flag, addr string, secured, insecure bool, secure string) error
 	if err != nil || bus.LoopbackHost(host) {
 		return nil
 	}
-	return usagef("%s %s without credentials would let anyone on the network read any player's turns and answer them: use %s, a loopback address such as 127.0.0.1, or --insecure-listen to serve it without credentials anyway", flag, addr, secure)
+	return cli.Usagef("%s %s without credentials would let anyone on the network read any player's turns and answer them: use %s, a loopback address such as 127.0.0.1, or --insecure-listen to serve it without credentials anyway", flag, addr, secure)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/internal/cli"
 )
 
 func TestCheckListen(t *testing.T) {
@@ -45,7 +47,7 @@ func TestCheckListen(t *testing.T) {
 					t.Errorf("error %q does not mention %q", msg, want)
 				}
 			}
-			if strings.Contains(msg, "\n") || !errors.As(err, new(usageError)) {
+			if strings.Contains(msg, "\n") || !errors.As(err, new(cli.UsageError)) {
 				t.Errorf("error %q: want a one-line usage error", msg)
 			}
 		})

@@ -49,6 +49,7 @@ import (
 	"syscall"
 
 	_ "github.com/arenaref/arena/games/all"
+	"github.com/arenaref/arena/internal/cli"
 	_ "github.com/arenaref/arena/players/agents/all"
 )
 
@@ -108,20 +109,13 @@ func commandNames() []string {
 }
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "", stderr)
-	if err := fs.parse(args); err != nil {
+	fs := cli.NewFlagSet("arena version", "", stderr)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(stdout, "arena", version)
 	return err
 }
-
-// usageError marks errors in how a command was called; they exit with status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -150,26 +144,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		err := c.run(ctx, args[1:], stdout, stderr)
-		name := c.name
-		var in inCommand
+		name := "arena " + c.name
+		var in cli.InCommand
 		if errors.As(err, &in) {
-			name = in.path
+			name = in.Path
 		}
 		switch {
 		case err == nil:
 			return 0
-		case errors.Is(err, errHelp):
+		case errors.Is(err, cli.ErrHelp):
 			return 0
-		case errors.As(err, new(usageError)):
-			fmt.Fprintf(stderr, "arena %s: %v (see 'arena %s -h')\n", name, err, name)
+		case errors.As(err, new(cli.UsageError)):
+			fmt.Fprintf(stderr, "%s: %v (see '%s -h')\n", name, err, name)
 			return 2
 		default:
-			fmt.Fprintf(stderr, "arena %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return 1
 		}
 	}
 	msg := fmt.Sprintf("arena: unknown command %q", args[0])
-	if s := didYouMean(strings.TrimLeft(args[0], "-"), commandNames(), quoted); s != "" {
+	if s := cli.DidYouMean(strings.TrimLeft(args[0], "-"), commandNames(), cli.Quoted); s != "" {
 		msg += ";" + s
 	}
 	fmt.Fprintf(stderr, "%s (see 'arena help')\n", msg)

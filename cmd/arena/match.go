@@ -10,6 +10,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/ratings"
@@ -23,7 +24,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var sprtFlag, dbPath, logLevel, openings string
 	var bf busFlags
 	var maxGames int
-	fs := newFlagSet("match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
+	fs := cli.NewFlagSet("arena match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
 	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5)")
 	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
@@ -31,15 +32,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
 	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices (0: from the clock)")
-	fs.Var(&durationFlag{&s.Margin}, "margin", "transport margin added to every deadline")
-	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
+	fs.Var(cli.TextFlag{V: &s.Margin}, "margin", "transport margin added to every deadline")
+	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
 	bf.register(fs, "", "NATS server URL (default: an embedded server)")
 	var hf httpFlags
 	hf.register(fs)
 	fs.StringVar(&logLevel, "log-level", "warn", "log level")
 	// The players may come anywhere (arena match A B --tc ..., arena match A --tc ... B).
-	if err := fs.parseWithArgs(args, 2); err != nil {
+	if err := fs.ParseArgs(args, 2); err != nil {
 		return err
 	}
 	if err := bf.check(explicitFlags(fs)); err != nil {
@@ -49,27 +50,27 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if maxGames < 2 {
-		return usagef("--games must be at least 2")
+		return cli.Usagef("--games must be at least 2")
 	}
 	var test *ratings.SPRT
 	if sprtFlag != "" {
 		t, err := organizer.ParseSPRT(sprtFlag)
 		if err != nil {
-			return usagef("--sprt: %v", err)
+			return cli.Usagef("--sprt: %v", err)
 		}
 		test = &t
 	}
 	s.SPRT = test // recorded with the match, for the web view's graph of the test
 	var err error
 	if s.Players, s.Agents, err = organizer.ParsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
-		return usagef("players: %v", err)
+		return cli.Usagef("players: %v", err)
 	}
 	var openingsText string
 	nOpenings := 0
 	if openings != "" {
 		b, err := os.ReadFile(openings)
 		if err != nil {
-			return usagef("--openings: %v", err)
+			return cli.Usagef("--openings: %v", err)
 		}
 		openingsText, s.Openings = string(b), openings
 		// A file that does not parse is reported by compile below, with its line.
@@ -88,8 +89,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return asFlagError(err)
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
-	live := newLiveLine(stderr)
-	log, err := newLiveLogger(stderr, live, logLevel)
+	live := cli.NewLiveLine(stderr)
+	log, err := cli.NewLiveLogger(stderr, live, logLevel)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", test.LLR(w, dr, l), lo, hi)
 		}
 		if n := w + dr + l; live != nil {
-			live.Set(barText("games", n, scheduled, 0, time.Since(started)) + "  " + line)
+			live.Set(cli.BarText("games", n, scheduled, 0, time.Since(started)) + "  " + line)
 		} else if n%50 == 0 {
 			fmt.Fprintln(stderr, line)
 		}

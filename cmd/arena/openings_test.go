@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
+	"github.com/arenaref/arena/internal/cli"
 	_ "github.com/arenaref/arena/internal/testutil/testgame"
 )
 
@@ -99,7 +100,7 @@ func TestOpeningsErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; stdout %d bytes", stdout.Len())
 			}
-			if isUsage := errors.As(err, new(usageError)); isUsage != tt.usage {
+			if isUsage := errors.As(err, new(cli.UsageError)); isUsage != tt.usage {
 				t.Errorf("error %v: usage error %v, want %v", err, isUsage, tt.usage)
 			}
 			if stdout.Len() != 0 {
@@ -111,7 +112,7 @@ func TestOpeningsErrors(t *testing.T) {
 		t.Errorf("files left in %s: %v", dir, entries)
 	}
 	var stderr bytes.Buffer
-	if err := runOpenings(context.Background(), []string{"-h"}, new(bytes.Buffer), &stderr); !errors.Is(err, errHelp) ||
+	if err := runOpenings(context.Background(), []string{"-h"}, new(bytes.Buffer), &stderr); !errors.Is(err, cli.ErrHelp) ||
 		!strings.Contains(stderr.String(), "arena openings --game GAME --plies N [--out FILE]") {
 		t.Errorf("-h: %v, help %q", err, stderr.String())
 	}

@@ -7,24 +7,25 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 )
 
 func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("perft", "--game GAME --depth N [--count leaves|exact]", stderr)
+	fs := cli.NewFlagSet("arena perft", "--game GAME --depth N [--count leaves|exact]", stderr)
 	gameSpec := fs.String("game", "othello", "game, with options")
 	depth := fs.Int("depth", 0, "depth in plies (passes count as plies)")
 	count := fs.String("count", "leaves", "leaves: a game over before the depth counts as one leaf; exact: only nodes at exactly the depth")
 	position := fs.String("position", "", "start from this position (the game's text form) instead of the initial one")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	g, err := game.Lookup(*gameSpec)
 	if err != nil {
-		return usagef("--game: %v", err)
+		return cli.Usagef("--game: %v", err)
 	}
 	if *depth < 1 || *depth > 30 {
-		return usagef("--depth must be between 1 and 30, got %d", *depth)
+		return cli.Usagef("--depth must be between 1 and 30, got %d", *depth)
 	}
 	var mode game.PerftMode
 	switch *count {
@@ -33,12 +34,12 @@ func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	case "exact":
 		mode = game.PerftExact
 	default:
-		return usagef("--count %q: want leaves or exact", *count)
+		return cli.Usagef("--count %q: want leaves or exact", *count)
 	}
 	s := g.NewState()
 	if *position != "" {
 		if s, err = g.ParseState(*position); err != nil {
-			return usagef("--position: %v", err)
+			return cli.Usagef("--position: %v", err)
 		}
 	}
 	start := time.Now()

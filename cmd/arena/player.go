@@ -9,13 +9,14 @@ import (
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
 
 func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
-	fs := newFlagSet("player", "--nats URL --name NAME --agent AGENT [flags]", stderr)
+	fs := cli.NewFlagSet("arena player", "--nats URL --name NAME --agent AGENT [flags]", stderr)
 	url := fs.String("nats", "nats://127.0.0.1:4222", "NATS server URL")
 	name := fs.String("name", "", "player name, unique on the bus (default: the credentials' name, or else the agent's name)")
 	credPath := fs.String("credentials", "", "credentials file for a secured server (arena credentials add)")
@@ -25,15 +26,15 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	concurrency := fs.Int("concurrency", organizer.BuiltinConcurrency,
 		"turns of different games answered at once (1: one turn at a time; a turn left waiting can lose on time)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log, err := newLogger(stderr, *logLevel)
+	log, err := cli.NewLogger(stderr, *logLevel)
 	if err != nil {
 		return err
 	}
 	if *agentName == "" {
-		return usagef("--agent is required (built-in: %s)", strings.Join(agent.Names(), ", "))
+		return cli.Usagef("--agent is required (built-in: %s)", strings.Join(agent.Names(), ", "))
 	}
 	credOpts, cred, playerName, err := playerIdentity(*credPath, *name)
 	if err != nil {
@@ -43,22 +44,22 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 		*name = *agentName
 	}
 	if !protocol.ValidName(*name) {
-		return usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
+		return cli.Usagef("--name %q: want 1-64 of A-Z a-z 0-9 - _", *name)
 	}
 	if *concurrency < 1 {
-		return usagef("--concurrency %d: want at least 1", *concurrency)
+		return cli.Usagef("--concurrency %d: want at least 1", *concurrency)
 	}
 	settings := map[string]string{}
-	for _, kv := range splitList(*params) {
+	for _, kv := range cli.SplitList(*params) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || v == "" {
-			return usagef("--params: %q is not key=value", kv)
+			return cli.Usagef("--params: %q is not key=value", kv)
 		}
 		settings[k] = v
 	}
 	a, err := agent.New(*agentName, agent.Config{Seed: *seed, Params: settings})
 	if err != nil {
-		return usagef("--agent: %v", err)
+		return cli.Usagef("--agent: %v", err)
 	}
 	defer agent.Close(a)
 	nc, err := bus.Connect(*url, *name, log, credOpts...)

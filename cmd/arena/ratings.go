@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,13 +10,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
 func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ratings", "--db FILE [--tournament ID] [--game GAME] [--json]", stderr)
+	fs := cli.NewFlagSet("arena ratings", "--db FILE [--tournament ID] [--game GAME] [--json]", stderr)
 	dbPath := fs.String("db", "arena.db", "the database")
 	tid := fs.Int64("tournament", 0, "rate one tournament (default: every tournament of --game)")
 	gameName := fs.String("game", "", "rate the games of this game (needed when the database holds several)")
@@ -25,11 +25,11 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	firstMove := fs.Bool("first-move", false, "also fit a first-move advantage")
 	sims := fs.Int("simulations", 0, "error bars from this many simulated tournaments instead of the information matrix")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if _, err := os.Stat(*dbPath); err != nil {
-		return usagef("--db: %v", err)
+		return cli.Usagef("--db: %v", err)
 	}
 	db, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
@@ -48,9 +48,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(t)
+		return cli.WriteJSON(stdout, t)
 	}
 	fmt.Fprintf(stdout, "%s: %d games, draws %.1f%%", label, t.Games, 100*t.DrawRatio)
 	if *firstMove {
@@ -141,7 +139,7 @@ func loadGames(ctx context.Context, db *sqlite.DB, tid int64, gameName string) (
 	games, label, err := organizer.RatedGames(ctx, db, gameName)
 	var several *organizer.SeveralGamesError
 	if errors.As(err, &several) {
-		return nil, "", usagef("the database holds games of %s: choose one with --game", strings.Join(several.Games, ", "))
+		return nil, "", cli.Usagef("the database holds games of %s: choose one with --game", strings.Join(several.Games, ", "))
 	}
 	return games, label, err
 }

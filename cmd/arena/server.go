@@ -9,19 +9,20 @@ import (
 
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/bus/embedded"
+	"github.com/arenaref/arena/internal/cli"
 )
 
 // defaultServerListen is where arena server listens without --listen: this machine only.
 const defaultServerListen = "127.0.0.1:4222"
 
 func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("server", "[--listen HOST:PORT] [--insecure-listen]", stderr)
+	fs := cli.NewFlagSet("arena server", "[--listen HOST:PORT] [--insecure-listen]", stderr)
 	listen := fs.String("listen", defaultServerListen, "HOST:PORT to listen on (port 0: a free port); an address other than loopback needs --insecure-listen, since this server has no credentials")
 	insecure := fs.Bool("insecure-listen", false, "let --listen serve an address other than loopback: anyone who reaches it can read and answer every player's turns")
 	host := fs.String("host", "127.0.0.1", "deprecated: use --listen HOST:PORT")
 	port := fs.Int("port", 4222, "deprecated: use --listen HOST:PORT")
 	verbose := fs.Bool("v", false, "log the server's own messages to stderr")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	explicit := explicitFlags(fs)
@@ -53,10 +54,10 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func serverAddress(listen, host string, port int, byListen, byHostPort bool) (addr, note string, err error) {
 	switch {
 	case byListen && byHostPort:
-		return "", "", usagef("--listen and the deprecated --host/--port do not go together: use --listen HOST:PORT")
+		return "", "", cli.Usagef("--listen and the deprecated --host/--port do not go together: use --listen HOST:PORT")
 	case byHostPort:
 		if port < 0 || port > 65535 {
-			return "", "", usagef("--port %d: want 0-65535", port)
+			return "", "", cli.Usagef("--port %d: want 0-65535", port)
 		}
 		addr = net.JoinHostPort(host, strconv.Itoa(port))
 		note = fmt.Sprintf("--host and --port are deprecated: use --listen %s", addr)
@@ -65,7 +66,7 @@ func serverAddress(listen, host string, port int, byListen, byHostPort bool) (ad
 	}
 	_, p, err := net.SplitHostPort(addr)
 	if n, perr := strconv.Atoi(p); err != nil || perr != nil || n < 0 || n > 65535 {
-		return "", "", usagef("--listen %q: want HOST:PORT, such as 127.0.0.1:4222", addr)
+		return "", "", cli.Usagef("--listen %q: want HOST:PORT, such as 127.0.0.1:4222", addr)
 	}
 	return addr, note, nil
 }

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/games/atarigo"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/solvetable"
 	"github.com/arenaref/arena/players/ai/widening"
 )
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("solve", "--game capture FILE.sgf --target D4 [--strategy NAME] [--time 1s] | --problems FILE.tsv [--strategy all] [--time 1s,100ms] [--table reset,keep]", stderr)
+	fs := cli.NewFlagSet("arena solve", "--game capture FILE.sgf --target D4 [--strategy NAME] [--time 1s] | --problems FILE.tsv [--strategy all] [--time 1s,100ms] [--table reset,keep]", stderr)
 	gameSpec := fs.String("game", "capture", "the game: capture (a capture problem of Go)")
 	target := fs.String("target", "", "a point of the string to capture, such as D4 (needed unless the file's position names one)")
 	strategy := fs.String("strategy", "OR2-2AND1-2", "widening strategy, by name or number (1 to 9; see docs/widening.md); with --problems a comma list or all")
@@ -24,34 +25,34 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxDepth := fs.Int("max-depth", 0, "deepest iteration of each widening step, in plies (0: the solver's default)")
 	problems := fs.String("problems", "", "solve every problem of this set (tab-separated, as arena capture-problems writes) and print the paper's tables")
 	agreeOut := fs.String("agree-out", "", "with --problems: label each problem with this (deep) search, check its moves with GNU Go's reading, and write the problems both agree on to FILE")
-	if err := fs.parseWithArgs(fs.positionalsLast(args), -1); err != nil {
+	if err := fs.ParseArgs(fs.PositionalsLast(args), -1); err != nil {
 		return err
 	}
 	if *gameSpec != atarigo.CaptureName {
-		return usagef("--game %q: arena solve solves capture problems (--game capture)", *gameSpec)
+		return cli.Usagef("--game %q: arena solve solves capture problems (--game capture)", *gameSpec)
 	}
 	if *maxDepth < 0 || *maxDepth > 200 {
-		return usagef("--max-depth %d: want 0 to 200", *maxDepth)
+		return cli.Usagef("--max-depth %d: want 0 to 200", *maxDepth)
 	}
-	strategies, err := parseStrategies(*strategy, *problems != "")
+	strategies, err := solvetable.ParseStrategies(*strategy, *problems != "")
 	if err != nil {
-		return usagef("--strategy: %v", err)
+		return cli.Usagef("--strategy: %v", err)
 	}
-	times, err := parseList(*limits, *problems != "", parseLimit)
+	times, err := solvetable.ParseLimits(*limits, *problems != "")
 	if err != nil {
-		return usagef("--time: %v", err)
+		return cli.Usagef("--time: %v", err)
 	}
-	keeps, err := parseList(*table, *problems != "", parseTableMode)
+	keeps, err := solvetable.ParseTableModes(*table, *problems != "")
 	if err != nil {
-		return usagef("--table: %v", err)
+		return cli.Usagef("--table: %v", err)
 	}
 	if *problems != "" {
 		if fs.NArg() > 0 {
-			return usagef("--problems takes no file argument, got %q", fs.Arg(0))
+			return cli.Usagef("--problems takes no file argument, got %q", fs.Arg(0))
 		}
 		if *agreeOut != "" {
 			if len(strategies) != 1 || len(times) != 1 || len(keeps) != 1 {
-				return usagef("--agree-out labels with one search: one --strategy, --time and --table")
+				return cli.Usagef("--agree-out labels with one search: one --strategy, --time and --table")
 			}
 			a, summary, err := solvetable.AgreeFile(ctx, *problems, *agreeOut, widening.Options{Strategy: strategies[0], Time: times[0], MaxDepth: *maxDepth, KeepTable: keeps[0]},
 				"arena solve "+strings.Join(args, " "))
@@ -65,17 +66,17 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return solveSet(ctx, *problems, solvetable.Config{Strategies: strategies, Limits: times, KeepTable: keeps, MaxDepth: *maxDepth}, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
-		return usagef("want one problem file (SGF or the capture game's text form), got %d arguments", fs.NArg())
+		return cli.Usagef("want one problem file (SGF or the capture game's text form), got %d arguments", fs.NArg())
 	}
 	st, err := solvetable.ReadProblem(fs.Arg(0), *target)
 	var te *solvetable.TargetError
 	switch {
 	case errors.Is(err, solvetable.ErrNoTarget):
-		return usagef("%s is SGF: say which string to capture with --target", fs.Arg(0))
+		return cli.Usagef("%s is SGF: say which string to capture with --target", fs.Arg(0))
 	case errors.As(err, &te) && te.Err == nil:
-		return usagef("--target %v", te)
+		return cli.Usagef("--target %v", te)
 	case errors.As(err, &te):
-		return usagef("--target: %v", te)
+		return cli.Usagef("--target: %v", te)
 	case err != nil:
 		return err
 	}
@@ -89,50 +90,6 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprint(stdout, solvetable.Describe(st, strategies[0], res))
 	return nil
-}
-
-// parseList reads a flag's comma-separated values with parse. Several values, like
-// strategies "all", are for --problems only (many).
-func parseList[T any](text string, many bool, parse func(string) (T, error)) ([]T, error) {
-	parts := strings.Split(text, ",")
-	if !many && len(parts) > 1 {
-		return nil, fmt.Errorf("%q: one value for one problem (lists are for --problems)", text)
-	}
-	out := make([]T, 0, len(parts))
-	for _, part := range parts {
-		v, err := parse(strings.TrimSpace(part))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-func parseStrategies(text string, many bool) ([]widening.Strategy, error) {
-	if many && strings.TrimSpace(text) == "all" {
-		return widening.Strategies(), nil
-	}
-	return parseList(text, many, widening.StrategyByName)
-}
-
-func parseLimit(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 || d > time.Hour {
-		return 0, fmt.Errorf("%q: want a duration from 1ms to 1h, such as 1s or 100ms", s)
-	}
-	return d, nil
-}
-
-// parseTableMode reads reset or keep as Options.KeepTable.
-func parseTableMode(s string) (bool, error) {
-	switch s {
-	case "reset":
-		return false, nil
-	case "keep":
-		return true, nil
-	}
-	return false, fmt.Errorf("%q: want reset or keep", s)
 }
 
 func solveSet(ctx context.Context, path string, c solvetable.Config, stdout, stderr io.Writer) error {

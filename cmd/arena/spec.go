@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/arenaref/arena/internal/cli"
+)
 
 // flagNames maps the keys of a tournament file to the tournament command's flags.
 var flagNames = map[string]string{
@@ -15,7 +19,7 @@ var flagNames = map[string]string{
 func asFlagError(err error) error {
 	key, rest, ok := strings.Cut(err.Error(), ": ")
 	if flag, known := flagNames[key]; ok && known {
-		return usagef("%s: %s", flag, rest)
+		return cli.Usagef("%s: %s", flag, rest)
 	}
-	return usageError{err.Error()}
+	return cli.UsageError{Msg: err.Error()}
 }

@@ -2,24 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
@@ -34,20 +30,20 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var bf busFlags
 	var asJSON bool
 	var resume int64
-	fs := newFlagSet("tournament", "--players A,B,... [flags] | --config FILE | --resume ID", stderr)
+	fs := cli.NewFlagSet("arena tournament", "--players A,B,... [flags] | --config FILE | --resume ID", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options (e.g. othello)")
 	fs.StringVar(&playersFlag, "players", "", "comma-separated players: built-in agents ("+strings.Join(agent.Names(), ", ")+"; arena agents describes them), NAME=AGENT:key=value for an agent with settings (d4=minimax:depth=4), or with --nats, names of external players")
 	fs.StringVar(&s.Format, "format", s.Format, "round-robin, or gauntlet (the --seeds play everyone else)")
 	fs.StringVar(&seedsFlag, "seeds", "", "gauntlet: comma-separated players who meet all the others")
 	fs.IntVar(&s.Rounds, "rounds", s.Rounds, "rounds; in each, every pairing plays each colour once")
 	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms, 2s) or a game clock (60+0.5, 40/60)")
-	fs.Var(&durationFlag{&s.Margin}, "margin", "transport margin added to every deadline")
+	fs.Var(cli.TextFlag{V: &s.Margin}, "margin", "transport margin added to every deadline")
 	fs.IntVar(&s.MaxPlies, "max-plies", 0, "adjudicate a game as a draw after this many plies (0: no limit)")
 	fs.StringVar(&s.Openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
 	fs.StringVar(&s.OpeningOrder, "opening-order", s.OpeningOrder, "sequential or random (by --seed)")
 	fs.IntVar(&s.Concurrency, "concurrency", s.Concurrency, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices and the opening order (0: from the clock)")
-	fs.Var(&durationFlag{&s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
+	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
 	fs.Float64Var(&s.EloK, "elo-k", s.EloK, "Elo K-factor")
 	fs.StringVar(&file, "config", "", "read the tournament from a TOML file instead of flags")
 	fs.Int64Var(&resume, "resume", 0, "play the missing games of tournament ID in --db, with its own settings")
@@ -57,12 +53,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var hf httpFlags
 	hf.register(fs)
 	fs.StringVar(&logLevel, "log-level", "warn", "log level: debug, info, warn, error")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
-	live := newLiveLine(stderr)
-	log, err := newLiveLogger(stderr, live, logLevel)
+	live := cli.NewLiveLine(stderr)
+	log, err := cli.NewLiveLogger(stderr, live, logLevel)
 	if err != nil {
 		return err
 	}
@@ -87,24 +83,24 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var openingsText string
 	switch {
 	case resume != 0 && file != "":
-		return usagef("--resume and --config do not go together")
+		return cli.Usagef("--resume and --config do not go together")
 	case resume < 0:
-		return usagef("--resume takes a tournament id, got %d", resume)
+		return cli.Usagef("--resume takes a tournament id, got %d", resume)
 	case (resume != 0 || file != "") && len(describing) > 0:
-		return usagef("%s cannot be combined with --config or --resume: the tournament brings its own settings", strings.Join(describing, ", "))
+		return cli.Usagef("%s cannot be combined with --config or --resume: the tournament brings its own settings", strings.Join(describing, ", "))
 	case file != "":
-		if s, _, openingsText, err = readSpecFile(file); err != nil {
-			return usagef("--config: %v", err)
+		if s, _, openingsText, err = organizer.ReadSpecFile(file); err != nil {
+			return cli.Usagef("--config: %v", err)
 		}
 	case resume == 0:
-		if s.Players, s.Agents, err = organizer.ParsePlayers(splitList(playersFlag)); err != nil {
-			return usagef("--players: %v", err)
+		if s.Players, s.Agents, err = organizer.ParsePlayers(cli.SplitList(playersFlag)); err != nil {
+			return cli.Usagef("--players: %v", err)
 		}
-		s.Seeds = splitList(seedsFlag)
+		s.Seeds = cli.SplitList(seedsFlag)
 		if s.Openings != "" {
 			b, err := os.ReadFile(s.Openings)
 			if err != nil {
-				return usagef("--openings: %v", err)
+				return cli.Usagef("--openings: %v", err)
 			}
 			openingsText = string(b)
 		}
@@ -117,12 +113,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		if _, err := s.Compile(openingsText, bf.external()); err != nil {
 			if file != "" {
-				return usagef("%s: %v", file, err)
+				return cli.Usagef("%s: %v", file, err)
 			}
 			return asFlagError(err)
 		}
 	} else if _, err := os.Stat(dbPath); err != nil {
-		return usagef("--resume: %v", err)
+		return cli.Usagef("--resume: %v", err)
 	}
 
 	d, db, closeAll, err := openDirector(ctx, &bf, &hf, dbPath, log, stderr)
@@ -151,20 +147,22 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 
 	warnConcurrency(stderr, s.Concurrency)
-	board := newScoreboard()
+	board := cli.NewScoreboard()
 	if t.Played > 0 {
 		played, err := db.Games(ctx, id)
 		if err != nil {
 			return err
 		}
 		for _, g := range played {
-			board.add(g.Players, g.Scores)
+			board.Add(g.Players, g.Scores)
 		}
 	}
 	started := time.Now()
-	progress := newProgress(stderr, live, t.Total, t.Played, board)
-	runErr := d.Run(ctx, id, nil, progress.gameDone)
-	progress.finish()
+	progress := cli.NewProgress(stderr, live, t.Total, t.Played, board)
+	runErr := d.Run(ctx, id, nil, func(done, total int, res referee.Result) {
+		progress.GameDone(done, total, cli.Game{Players: res.Players, Scores: res.Scores, Result: res.Result, Reason: res.Reason})
+	})
+	progress.Finish()
 	status, err := d.Finish(ctx, id, runErr)
 	if err != nil && runErr == nil {
 		runErr = err
@@ -186,149 +184,6 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return writeStandingsJSON(stdout, t, time.Since(started), rows)
 	}
 	return writeStandingsTable(stdout, t, time.Since(started), rows)
-}
-
-// readSpecFile reads a tournament file and the openings file it names, which is found
-// relative to the tournament file. It returns the spec, the file's text and the openings.
-func readSpecFile(path string) (s organizer.Spec, text, openings string, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return organizer.Spec{}, "", "", err
-	}
-	if s, err = organizer.ParseSpecFile(path, b); err != nil {
-		return organizer.Spec{}, "", "", err
-	}
-	if s.Openings != "" {
-		p := s.Openings
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(path), p)
-		}
-		ob, err := os.ReadFile(p)
-		if err != nil {
-			return organizer.Spec{}, "", "", fmt.Errorf("%s: openings: %v", path, err)
-		}
-		openings = string(ob)
-	}
-	return s, string(b), openings, nil
-}
-
-// durationFlag lets a duration field of spec be set from a flag.
-type durationFlag struct{ d *organizer.Duration }
-
-func (f *durationFlag) String() string {
-	if f.d == nil {
-		return ""
-	}
-	return f.d.Duration.String()
-}
-
-func (f *durationFlag) Set(s string) error { return f.d.UnmarshalText([]byte(s)) }
-
-// progress reports recorded games on stderr. On a terminal it keeps a line of its own
-// below the log: a bar and the leaders so far. Otherwise it writes one line per game, so
-// logs stay readable.
-type progress struct {
-	w       io.Writer
-	live    *liveLine // nil when stderr is not a terminal
-	mu      sync.Mutex
-	board   *scoreboard
-	total   int
-	atStart int // games played before this run
-	started time.Time
-	drawn   time.Time     // when the line was last drawn
-	done    int           // games played so far, this run's and earlier ones
-	stop    chan struct{} // closed by finish: the redrawing stops
-	stopped chan struct{} // closed when it has
-}
-
-// newProgress reports on stderr, on live when it is not nil, total games of which done
-// were played before; board holds the scores of those.
-func newProgress(stderr io.Writer, live *liveLine, total, done int, board *scoreboard) *progress {
-	p := &progress{w: stderr, live: live, board: board, total: total, atStart: done, done: done, started: time.Now()}
-	p.draw(done)
-	if live != nil {
-		// The line is drawn again every second too: a game that ended just after a
-		// throttled redraw shows without waiting for the next one to end, and the elapsed
-		// time and the estimate keep moving through long games.
-		p.stop, p.stopped = make(chan struct{}), make(chan struct{})
-		go p.redraw()
-	}
-	return p
-}
-
-// redraw draws the line every second until finish.
-func (p *progress) redraw() {
-	defer close(p.stopped)
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-p.stop:
-			return
-		case <-tick.C:
-			p.mu.Lock()
-			p.drawn = time.Time{}
-			p.draw(p.done)
-			p.mu.Unlock()
-		}
-	}
-}
-
-// draw shows the bar with done games and the leaders, at most every 100ms until the last
-// game, so that quick games do not flood the terminal; p.mu held or not yet shared.
-func (p *progress) draw(done int) {
-	if p.live == nil || (done < p.total && time.Since(p.drawn) < 100*time.Millisecond) {
-		return
-	}
-	p.drawn = time.Now()
-	text := barText("games", done, p.total, p.atStart, time.Since(p.started))
-	if l := p.board.leaders(3); l != "" {
-		text += "  leaders: " + l
-	}
-	p.live.Set(text)
-}
-
-// terminalBar returns a progress bar on stderr when it is a terminal, and nil otherwise.
-func terminalBar(stderr io.Writer, total, done int, description string) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !isatty.IsTerminal(f.Fd()) {
-		return nil
-	}
-	bar := progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription(description),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
-	_ = bar.Set(done)
-	return bar
-}
-
-func (p *progress) gameDone(done, total int, res referee.Result) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.board.add(res.Players, res.Scores)
-	if p.live != nil {
-		p.total, p.done = total, done
-		p.draw(done)
-		return
-	}
-	fmt.Fprintf(p.w, "game %d/%d: %s  %s  (%s)\n", done, total, strings.Join(res.Players, " - "), res.Result, res.Reason)
-}
-
-// finish erases the progress line, so that what follows starts on a clean line.
-func (p *progress) finish() {
-	if p.live != nil {
-		if p.stop != nil {
-			close(p.stop)
-			<-p.stopped
-			p.stop = nil
-		}
-		p.live.Clear()
-	}
 }
 
 func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
@@ -457,9 +312,7 @@ type standingsJSON struct {
 }
 
 func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
+	return cli.WriteJSON(w, standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
 }
 
 // openDirector opens and locks the database, reaches the bus (starting the embedded server

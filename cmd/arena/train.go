@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/coevo"
 	"github.com/arenaref/arena/lab/train"
@@ -24,7 +23,7 @@ import (
 // process (no NATS) and writes its weights file, with the learning curve beside it as
 // CSV and SVG.
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "--method td|tdleaf|strategy-net|evo|coevo|tune --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
+	fs := cli.NewFlagSet("arena train", "--method td|tdleaf|strategy-net|evo|coevo|tune --opponents hp1,hp2 --games N --out weights.json [flags]", stderr)
 	gameSpec := fs.String("game", "othello", "game: othello, othello:size=6, othello:size=4, checkers or giveaway (checkers and giveaway: td, tdleaf and evo)")
 	method := fs.String("method", "", "td, tdleaf, strategy-net, evo, coevo (co-evolution on 4x4) or tune (a strategy network's weights found by search against the opponents)")
 	opponents := fs.String("opponents", "", "comma-separated opponents, as --players of tournament (hp1,hp2,d2=minimax:depth=2:tt=0), self for self-play, and random-weights:N for a pool of N tanh-linear players with random weights in (-10, 10) at the learner's depth; not for evo")
@@ -52,36 +51,36 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tuneGames := fs.Int("tune-games", train.DefaultTuneGames, "tune: games of each candidate against each opponent, every generation")
 	finalGames := fs.Int("final-games", train.DefaultTuneFinal, "tune: fresh games of the weights found against each opponent, at the end")
 	runs := fs.Int("runs", 1, "coevo: independent runs (seeds SEED, SEED+1, ...)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("--out is required")
+		return cli.Usagef("--out is required")
 	}
 	g, err := game.Lookup(*gameSpec)
 	if err != nil {
-		return usagef("--game: %v", err)
+		return cli.Usagef("--game: %v", err)
 	}
 	methods := []string{train.MethodTD, train.MethodTDLeaf, train.MethodStrategyNet, train.MethodEvo, methodCoevo, train.MethodTune}
 	if !slices.Contains(methods, *method) {
 		if *method == "" {
-			return usagef("--method is required: %s", joinOr(methods))
+			return cli.Usagef("--method is required: %s", cli.JoinOr(methods))
 		}
-		if s := didYouMean(*method, methods, quoted); s != "" {
-			return usagef("--method: unknown method %q;%s", *method, s)
+		if s := cli.DidYouMean(*method, methods, cli.Quoted); s != "" {
+			return cli.Usagef("--method: unknown method %q;%s", *method, s)
 		}
-		return usagef("--method: unknown method %q: want %s", *method, joinOr(methods))
+		return cli.Usagef("--method: unknown method %q: want %s", *method, cli.JoinOr(methods))
 	}
 	if *method == methodCoevo {
 		return runCoevo(ctx, coevoFlags{game: g.Name(), out: *out, seed: *seed, generations: *generations, population: *population, runs: *runs}, stdout, stderr)
 	}
 	if *method == train.MethodTune {
 		if *generations < 1 || *population < 2 || *tuneGames < 1 || *finalGames < 1 {
-			return usagef("--method tune: --generations, --tune-games and --final-games must be at least 1, --population at least 2")
+			return cli.Usagef("--method tune: --generations, --tune-games and --final-games must be at least 1, --population at least 2")
 		}
 		ops, err := parseTrainOpponents(*opponents, "")
 		if err != nil {
-			return usagef("--opponents: %v", err)
+			return cli.Usagef("--opponents: %v", err)
 		}
 		return runTune(ctx, train.TuneConfig{
 			Game: g.Name(), Opponents: ops, Seat: *seat, Seed: *seed, Depth: *depth,
@@ -94,20 +93,20 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Every: *every, TestGames: *testGames, RandomPlies: *randomPlies, TestFirst: *testFirst,
 	}
 	if cfg.Opponents, err = parseTrainOpponents(*opponents, train.PoolTrain); err != nil {
-		return usagef("--opponents: %v", err)
+		return cli.Usagef("--opponents: %v", err)
 	}
 	if cfg.Test, err = parseTrainOpponents(*test, train.PoolTest); err != nil {
-		return usagef("--test: %v", err)
+		return cli.Usagef("--test: %v", err)
 	}
 	if *ckptEvery < 1 {
-		return usagef("--checkpoint-every must be at least 1")
+		return cli.Usagef("--checkpoint-every must be at least 1")
 	}
 	ckpt := *out + ".ckpt"
 	t, resumed, err := train.Open(cfg, ckpt, *restart)
 	if errors.As(err, new(*train.CheckpointError)) {
 		return fmt.Errorf("%w (use --restart to train from scratch)", err)
 	} else if err != nil {
-		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+		return cli.UsageError{Msg: strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
 	}
 	if resumed {
 		fmt.Fprintf(stderr, "resuming from %s at game %d\n", ckpt, t.State().Played)
@@ -119,14 +118,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	recent := &train.Window{Size: 500}
 	err = t.Run(ctx, func(ev train.Event) {
 		recent.Add(ev.Result)
-		bar.update(ev, recent)
+		bar.update(ev, recent, stderr)
 		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
 			if err := t.SaveCheckpoint(ckpt); err != nil {
 				fmt.Fprintf(stderr, "checkpoint: %v\n", err)
 			}
 		}
 	})
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			if serr := t.SaveCheckpoint(ckpt); serr != nil {
@@ -215,46 +214,25 @@ func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.
 type trainProgress struct {
-	bar  *progressbar.ProgressBar
-	w    io.Writer
+	*cli.Ticker
 	test []train.Opponent
 }
 
 func newTrainProgress(stderr io.Writer, total, done int) *trainProgress {
-	return &trainProgress{w: stderr, bar: terminalBar(stderr, total, done, "training")}
+	return &trainProgress{Ticker: cli.NewTicker(stderr, total, done, "training", 50)}
 }
 
-func (p *trainProgress) update(ev train.Event, recent *train.Window) {
-	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.Rate(), recent.Len()))
-		_ = p.bar.Set(ev.Game)
+func (p *trainProgress) update(ev train.Event, recent *train.Window, stderr io.Writer) {
+	if p.Bar != nil {
+		p.Update(ev.Game, fmt.Sprintf("training, win rate %.1f%% (last %d)", recent.Rate(), recent.Len()))
 		return
 	}
 	if ev.Point != nil {
-		fmt.Fprintf(p.w, "game %d: win rate %.1f%% over the last %d games", ev.Game, ev.Point.WinRate(), ev.Point.Wins+ev.Point.Draws+ev.Point.Losses)
+		fmt.Fprintf(stderr, "game %d: win rate %.1f%% over the last %d games", ev.Game, ev.Point.WinRate(), ev.Point.Wins+ev.Point.Draws+ev.Point.Losses)
 		for _, sc := range train.Pooled(p.test, ev.Point.Test) {
-			fmt.Fprintf(p.w, ", %s %.1f%%", sc.Opponent, sc.Score())
+			fmt.Fprintf(stderr, ", %s %.1f%%", sc.Opponent, sc.Score())
 		}
-		fmt.Fprintln(p.w)
-	}
-}
-
-// updateText shows a line of text with the count: on the bar, or every 50th on its own
-// line.
-func (p *trainProgress) updateText(done int, text string) {
-	if p.bar != nil {
-		p.bar.Describe(text)
-		_ = p.bar.Set(done)
-		return
-	}
-	if done%50 == 0 {
-		fmt.Fprintln(p.w, text)
-	}
-}
-
-func (p *trainProgress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
+		fmt.Fprintln(stderr)
 	}
 }
 
@@ -264,11 +242,11 @@ func runTune(ctx context.Context, cfg train.TuneConfig, out string, stdout, stde
 	bar := newTrainProgress(stderr, cfg.Generations, 0)
 	start := time.Now()
 	res, err := train.Tune(ctx, cfg, func(g train.TuneGeneration) {
-		bar.updateText(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
+		bar.Update(g.N, fmt.Sprintf("generation %d: best %.1f%%, elite %.1f%%, sigma %.2f", g.N, g.Best, g.EliteMean, g.SigmaMean))
 	})
-	bar.finish()
+	bar.Finish()
 	if errors.Is(err, train.ErrConfig) {
-		return usageError{strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
+		return cli.UsageError{Msg: strings.TrimPrefix(err.Error(), train.ErrConfig.Error()+": ")}
 	} else if err != nil {
 		return err
 	}
@@ -305,10 +283,10 @@ type coevoFlags struct {
 // one CSV line per generation and run, and a chart of the best fitness.
 func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error {
 	if f.game != coevo.GameSpec {
-		return usagef("--method coevo plays 4x4 Othello: --game othello:size=4")
+		return cli.Usagef("--method coevo plays 4x4 Othello: --game othello:size=4")
 	}
 	if f.runs < 1 || f.generations < 1 || f.population < 2 {
-		return usagef("--runs and --generations must be at least 1, --population at least 2")
+		return cli.Usagef("--runs and --generations must be at least 1, --population at least 2")
 	}
 	start := time.Now()
 	s, err := coevo.RunSeries(ctx, coevo.Config{Population: f.population, Generations: f.generations, Seed: f.seed}, f.runs, func(seed uint64, res coevo.Result) {

@@ -12,6 +12,7 @@ import (
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/games/checkers"
 	"github.com/arenaref/arena/internal/atomicfile"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/lab/tdleaf"
@@ -21,20 +22,20 @@ import (
 // runTuneCheckers trains the weights of minimax's checkers evaluation by TDLeaf(lambda)
 // and draws the evaluation matches' results (docs/chinook.md).
 func runTuneCheckers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSubcommand(ctx, "tune-checkers", tuneCheckersSubcommands(), args, stdout, stderr)
+	return cli.RunSubcommand(ctx, "arena tune-checkers", tuneCheckersSubcommands(), args, stdout, stderr)
 }
 
-func tuneCheckersSubcommands() []subcommand {
-	return []subcommand{
-		{"train", "train minimax's checkers weights from zero by TDLeaf(lambda), against the hand-tuned player or by self-play, in process", runTuneCheckersTrain},
-		{"chart", "draw and tabulate match results of weight sets against the hand-tuned player by depth", func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func tuneCheckersSubcommands() []cli.Subcommand {
+	return []cli.Subcommand{
+		{Name: "train", Summary: "train minimax's checkers weights from zero by TDLeaf(lambda), against the hand-tuned player or by self-play, in process", Run: runTuneCheckersTrain},
+		{Name: "chart", Summary: "draw and tabulate match results of weight sets against the hand-tuned player by depth", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return runTuneCheckersChart(args, stdout, stderr)
 		}},
 	}
 }
 
 func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tune-checkers train", "--mode teacher|self --depth N --games N --openings FILE --out weights.json [flags]", stderr)
+	fs := cli.NewFlagSet("arena tune-checkers train", "--mode teacher|self --depth N --games N --openings FILE --out weights.json [flags]", stderr)
 	mode := fs.String("mode", "", "teacher (against the hand-tuned player, each opening with both colours) or self (self-play, learning from both sides)")
 	depth := fs.Int("depth", 0, fmt.Sprintf("search depth of both sides in every training game, 1 to %d", tdleaf.MaxDepth))
 	games := fs.Int("games", 0, "training games")
@@ -49,18 +50,18 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 	test := fs.Bool("test", false, "at every curve point, and before training, play a test pass against the hand-tuned player without learning")
 	testOpenings := fs.Int("test-openings", 0, "openings of each test pass, each with both colours (default: all)")
 	tt := fs.Int("tt", minimax.DefaultTableMB, "transposition table of each search in MiB, as minimax's tt= (0 for none)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	switch {
 	case *out == "":
-		return usagef("--out is required")
+		return cli.Usagef("--out is required")
 	case *openings == "":
-		return usagef("--openings is required (arena openings --game checkers --plies 3 --out FILE makes one)")
+		return cli.Usagef("--openings is required (arena openings --game checkers --plies 3 --out FILE makes one)")
 	case *tt < 0:
-		return usagef("--tt must be 0 or more")
+		return cli.Usagef("--tt must be 0 or more")
 	case *every < 0:
-		return usagef("--every must be 0 or more")
+		return cli.Usagef("--every must be 0 or more")
 	}
 	ops, err := readOpenings(*openings)
 	if err != nil {
@@ -76,7 +77,7 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 	}
 	if *initFile != "" {
 		if cfg.Init, err = tdleaf.LoadWeights(*initFile); err != nil {
-			return usagef("--init: %v", err)
+			return cli.Usagef("--init: %v", err)
 		}
 	}
 	pass := len(ops)
@@ -91,7 +92,7 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 	}
 	t, err := tdleaf.New(cfg)
 	if err != nil {
-		return usageError{strings.TrimPrefix(err.Error(), tdleaf.ErrConfig.Error()+": ")}
+		return cli.UsageError{Msg: strings.TrimPrefix(err.Error(), tdleaf.ErrConfig.Error()+": ")}
 	}
 	cfg = t.Config()
 	fmt.Fprintf(stderr, "tdleaf %s at depth %d: %d games from %d openings (a pass is %d games), alpha %g, lambda %g, scale %g\n",
@@ -146,30 +147,30 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 func readOpenings(path string) ([]opening.Opening, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, usagef("--openings: %v", err)
+		return nil, cli.Usagef("--openings: %v", err)
 	}
 	defer fh.Close()
 	ops, err := opening.Parse(fh, checkers.New(checkers.Standard))
 	if err != nil {
-		return nil, usagef("--openings: %s: %v", path, err)
+		return nil, cli.Usagef("--openings: %s: %v", path, err)
 	}
 	return ops, nil
 }
 
 func runTuneCheckersChart(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tune-checkers chart", "--results FILE.csv --out CHART.svg [--title TEXT]", stderr)
+	fs := cli.NewFlagSet("arena tune-checkers chart", "--results FILE.csv --out CHART.svg [--title TEXT]", stderr)
 	results := fs.String("results", "", "CSV of match results: set,depth,wins,draws,losses, a row per match of a weight set against the hand-tuned player")
 	out := fs.String("out", "", "SVG chart to write")
 	title := fs.String("title", "Learned weights against the hand-tuned ones, by search depth", "the chart's title")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *results == "" || *out == "" {
-		return usagef("--results and --out are required")
+		return cli.Usagef("--results and --out are required")
 	}
 	fh, err := os.Open(*results)
 	if err != nil {
-		return usagef("--results: %v", err)
+		return cli.Usagef("--results: %v", err)
 	}
 	defer fh.Close()
 	rs, err := tdleaf.ReadResults(fh)

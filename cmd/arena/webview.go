@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/bus"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
@@ -24,62 +22,21 @@ import (
 func checkWebListen(flag, addr string, insecure bool, insecureFlag string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usagef("%s %q: want HOST:PORT, such as 127.0.0.1:8080", flag, addr)
+		return cli.Usagef("%s %q: want HOST:PORT, such as 127.0.0.1:8080", flag, addr)
 	}
 	if !bus.LoopbackHost(host) && !insecure {
-		return usagef("%s %s would show every tournament, game and player name to anyone on the network, with no authentication: use a loopback address such as 127.0.0.1 (behind a proxy that authenticates), or %s to serve it anyway", flag, addr, insecureFlag)
+		return cli.Usagef("%s %s would show every tournament, game and player name to anyone on the network, with no authentication: use a loopback address such as 127.0.0.1 (behind a proxy that authenticates), or %s to serve it anyway", flag, addr, insecureFlag)
 	}
 	return nil
-}
-
-// webView is the web view served in a process: arena web's, or the one a tournament,
-// match or referee serves with --http.
-type webView struct {
-	srv  *web.Server
-	hs   *http.Server
-	ln   net.Listener
-	errc chan error
 }
 
 // startWebView serves the web view of db on addr (checked by checkWebListen), following
 // the games in progress on nc when it is not nil.
-func startWebView(addr string, db store.Store, nc *nats.Conn, log zerolog.Logger, flag string) (*webView, error) {
+func startWebView(addr string, db store.Store, nc *nats.Conn, log zerolog.Logger, flag string) (*web.Listening, error) {
 	standings := func(ctx context.Context, t store.Tournament, games []store.GameSummary) ([]protocol.StandingsRow, error) {
 		return organizer.StandingsOf(ctx, db, t, games)
 	}
-	srv, err := web.New(web.Config{Store: db, NATS: nc, Standings: standings, Log: log})
-	if err != nil {
-		return nil, err
-	}
-	host, port, _ := net.SplitHostPort(addr)
-	ln, err := net.Listen("tcp", net.JoinHostPort(bus.BindHost(host), port))
-	if err != nil {
-		srv.Close()
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	v := &webView{srv: srv, ln: ln, errc: make(chan error, 1),
-		hs: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}}
-	go func() {
-		if err := v.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			v.errc <- err
-		}
-	}()
-	return v, nil
-}
-
-// URL is where the view is served: its page of tournaments.
-func (v *webView) URL() string { return "http://" + v.ln.Addr().String() + "/" }
-
-// close ends the live streams (they never end by themselves), then gives requests a
-// moment to finish.
-func (v *webView) close() error {
-	v.srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := v.hs.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
+	return web.Listen(addr, web.Config{Store: db, NATS: nc, Standings: standings, Log: log}, flag)
 }
 
 // httpFlags are --http and --insecure-http of the commands that can serve the web view
@@ -89,7 +46,7 @@ type httpFlags struct {
 	insecure bool
 }
 
-func (h *httpFlags) register(fs *flagSet) {
+func (h *httpFlags) register(fs *cli.FlagSet) {
 	fs.StringVar(&h.addr, "http", "", "also serve the live web view of --db on HOST:PORT (such as 127.0.0.1:8080) while this command runs")
 	fs.BoolVar(&h.insecure, "insecure-http", false, "let --http serve an address other than loopback: the view has no authentication")
 }
@@ -100,7 +57,7 @@ var httpFlagNames = []string{"http", "insecure-http"}
 func (h *httpFlags) check() error {
 	if h.addr == "" {
 		if h.insecure {
-			return usagef("--insecure-http goes with --http")
+			return cli.Usagef("--insecure-http goes with --http")
 		}
 		return nil
 	}
@@ -126,7 +83,7 @@ func (h *httpFlags) start(b *bus.Bus, db store.Store, log zerolog.Logger, say fu
 	}
 	say("web view: " + v.URL())
 	return func() {
-		if err := v.close(); err != nil {
+		if err := v.Close(); err != nil {
 			log.Warn().Err(err).Msg("web view shutdown")
 		}
 		nc.Close()

@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/referee/workqueue"
 )
@@ -26,7 +27,7 @@ type workFlags struct {
 	name     string
 }
 
-func (w *workFlags) register(fs *flagSet) {
+func (w *workFlags) register(fs *cli.FlagSet) {
 	fs.BoolVar(&w.queue, "work-queue", false, "put the games on a JetStream work queue, played by every referee --worker on the bus (and by this process, see --worker-games); needs JetStream on the server")
 	fs.BoolVar(&w.worker, "worker", false, "only play games from the work queue of a --work-queue referee on --nats: no database, no API")
 	fs.IntVar(&w.games, "worker-games", 4, "how many games from the work queue this process plays at once (0: none, with --work-queue)")
@@ -38,19 +39,19 @@ func (w *workFlags) register(fs *flagSet) {
 func (w *workFlags) check(explicit map[string]bool, bf *busFlags) error {
 	switch {
 	case w.queue && w.worker:
-		return usagef("--work-queue is for the referee that keeps the database, --worker for the ones that only play: one or the other")
+		return cli.Usagef("--work-queue is for the referee that keeps the database, --worker for the ones that only play: one or the other")
 	case w.worker && bf.embedded():
-		return usagef("--worker plays the games of a referee on another server: give its --nats URL")
+		return cli.Usagef("--worker plays the games of a referee on another server: give its --nats URL")
 	case w.worker && (explicit["db"] || explicit["http"]):
-		return usagef("--worker keeps no database and serves no page: leave out --db and --http")
+		return cli.Usagef("--worker keeps no database and serves no page: leave out --db and --http")
 	case w.games < 0 || (w.worker && w.games == 0):
-		return usagef("--worker-games %d: want at least 1 (0 only with --work-queue)", w.games)
+		return cli.Usagef("--worker-games %d: want at least 1 (0 only with --work-queue)", w.games)
 	case w.replicas < 1 || w.replicas > 5:
-		return usagef("--replicas %d: want 1 to 5", w.replicas)
+		return cli.Usagef("--replicas %d: want 1 to 5", w.replicas)
 	case w.ackWait < time.Second:
-		return usagef("--ack-wait %v: want at least 1s", w.ackWait)
+		return cli.Usagef("--ack-wait %v: want at least 1s", w.ackWait)
 	case !w.queue && !w.worker && (explicit["worker-games"] || explicit["replicas"] || explicit["ack-wait"] || explicit["worker-name"]):
-		return usagef("--worker-games, --replicas, --ack-wait and --worker-name go with --work-queue or --worker")
+		return cli.Usagef("--worker-games, --replicas, --ack-wait and --worker-name go with --work-queue or --worker")
 	}
 	if w.name == "" {
 		host, _ := os.Hostname()
@@ -63,32 +64,9 @@ func (w *workFlags) config() workqueue.Config {
 	return workqueue.Config{Replicas: w.replicas, AckWait: w.ackWait}
 }
 
-// startWorker plays games from the work queue on ref until stop: stop takes no new game,
-// lets the running ones finish within grace, then aborts the rest (their jobs go back on
-// the queue).
+// startWorker plays games from the work queue on ref until stop (workqueue.StartWorker).
 func startWorker(ctx context.Context, nc *nats.Conn, ref *referee.Referee, wf *workFlags, log zerolog.Logger) (stop func(grace time.Duration)) {
-	playCtx, abort := context.WithCancel(ctx)
-	drain := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		err := workqueue.RunWorker(playCtx, nc, drain, workqueue.WorkerConfig{
-			Queue: wf.config(), Referee: ref, Games: wf.games, Name: wf.name, Log: log,
-		})
-		if err != nil {
-			log.Error().Err(err).Msg("work queue worker stopped")
-		}
-	}()
-	return func(grace time.Duration) {
-		close(drain)
-		select {
-		case <-done:
-		case <-time.After(grace):
-			abort()
-			<-done
-		}
-		abort()
-	}
+	return workqueue.StartWorker(ctx, nc, workqueue.WorkerConfig{Queue: wf.config(), Referee: ref, Games: wf.games, Name: wf.name, Log: log})
 }
 
 // runWorker is arena referee --worker: a referee that keeps no database and plays the

@@ -169,3 +169,29 @@ func (w *worker) playKeepingJob(ctx context.Context, m jetstream.Msg, match refe
 	}()
 	return w.cfg.Referee.Play(ctx, match)
 }
+
+// StartWorker runs RunWorker in the background until stop: stop takes no new job, lets
+// the games being played finish within grace, then aborts the rest (their jobs are
+// delivered again to another worker), and returns when the worker has. An error that
+// stops the worker early is logged.
+func StartWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (stop func(grace time.Duration)) {
+	playCtx, abort := context.WithCancel(ctx)
+	drain := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := RunWorker(playCtx, nc, drain, cfg); err != nil {
+			cfg.Log.Error().Err(err).Msg("work queue worker stopped")
+		}
+	}()
+	return func(grace time.Duration) {
+		close(drain)
+		select {
+		case <-done:
+		case <-time.After(grace):
+			abort()
+			<-done
+		}
+		abort()
+	}
+}

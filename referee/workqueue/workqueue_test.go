@@ -371,3 +371,45 @@ func FuzzDecodeOutcome(f *testing.F) {
 		_ = fmt.Sprint(o.Job.GameID())
 	})
 }
+
+// TestStartWorkerStopsWithinGrace stops a worker whose game waits for an absent player:
+// stop gives up on the game after the grace, and the job is played by the next worker.
+func TestStartWorkerStopsWithinGrace(t *testing.T) {
+	url := bus(t)
+	randomPlayers(t, url, "alice", "bob")
+	ctx := context.Background()
+	cfg := workqueue.Config{AckWait: 2 * time.Second}
+	owner, err := workqueue.NewOwner(ctx, connect(t, url), cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	feed, err := owner.Open("t3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer feed.Close()
+	if err := feed.Put(ctx, othelloJob(t, "t3", 1, "alice", "slow")); err != nil {
+		t.Fatal(err)
+	}
+	nc := connect(t, url)
+	ref, err := referee.New(referee.Config{Conn: nc, Log: zerolog.Nop(), ID: "w1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ref.StartLobby(ctx, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	stop := workqueue.StartWorker(ctx, nc, workqueue.WorkerConfig{Queue: cfg, Referee: ref, Games: 1, Name: "w1", Log: zerolog.Nop()})
+	time.Sleep(500 * time.Millisecond) // w1 has taken the job and waits for slow
+	start := time.Now()
+	stop(200 * time.Millisecond)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("stop took %v with a grace of 200ms", d)
+	}
+	randomPlayers(t, url, "slow")
+	worker(t, url, "w2", cfg)
+	if got := collect(t, feed, 1); got[1] != 1 {
+		t.Fatalf("outcomes %v, want game 1 once", got)
+	}
+}

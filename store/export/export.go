@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,24 @@ const (
 	FormatCSV  = "csv"
 	FormatGGF  = "ggf"
 )
+
+// Formats are the format names Write knows, in the order a help text lists them.
+var Formats = []string{FormatPGN, FormatJSON, FormatCSV, FormatGGF}
+
+// Write writes games in format, one of Formats; m is for PGN only.
+func Write(w io.Writer, format string, games []store.Game, m Meta) error {
+	switch format {
+	case FormatPGN:
+		return WritePGN(w, games, m)
+	case FormatJSON:
+		return WriteJSON(w, games)
+	case FormatCSV:
+		return WriteCSV(w, games)
+	case FormatGGF:
+		return WriteGGF(w, games)
+	}
+	return fmt.Errorf("export: unknown format %q", format)
+}
 
 // Errors wrapped by the writers and readers, so callers can tell the cases apart.
 var (

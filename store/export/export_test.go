@@ -254,3 +254,33 @@ func TestOthelloSize(t *testing.T) {
 		})
 	}
 }
+
+// TestWrite checks that Write writes each format as its own writer does, and refuses a
+// format it does not know.
+func TestWrite(t *testing.T) {
+	games := othelloOnly(fixtures(t))
+	m := export.Meta{Event: "Arena tournament 1", Site: "arena"}
+	direct := map[string]func(*bytes.Buffer) error{
+		export.FormatPGN:  func(b *bytes.Buffer) error { return export.WritePGN(b, games, m) },
+		export.FormatJSON: func(b *bytes.Buffer) error { return export.WriteJSON(b, games) },
+		export.FormatCSV:  func(b *bytes.Buffer) error { return export.WriteCSV(b, games) },
+		export.FormatGGF:  func(b *bytes.Buffer) error { return export.WriteGGF(b, games) },
+	}
+	for _, format := range export.Formats {
+		t.Run(format, func(t *testing.T) {
+			var got, want bytes.Buffer
+			if err := export.Write(&got, format, games, m); err != nil {
+				t.Fatal(err)
+			}
+			if err := direct[format](&want); err != nil {
+				t.Fatal(err)
+			}
+			if got.Len() == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("Write wrote %d bytes, the format's writer %d", got.Len(), want.Len())
+			}
+		})
+	}
+	if err := export.Write(&bytes.Buffer{}, "sgf", games, m); err == nil {
+		t.Error("Write of an unknown format: no error")
+	}
+}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -35,13 +35,13 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// suggest returns the candidates the mistyped word was most likely meant to be: the one
+// Suggest returns the candidates the mistyped word was most likely meant to be: the one
 // it equals but for case; or else the only candidate the word begins, if it has at least
 // 3 letters ("tourn" for "tournament"); or else those at the smallest edit distance, if
 // that is small for the word's length (one edit up to 5 letters, two up to 11, three
 // beyond). Case is ignored. It returns nothing when no candidate is close, and at most
 // three, in alphabetical order.
-func suggest(word string, candidates []string) []string {
+func Suggest(word string, candidates []string) []string {
 	w := strings.ToLower(word)
 	if w == "" {
 		return nil
@@ -79,10 +79,10 @@ func suggest(word string, candidates []string) []string {
 	return found[:min(len(found), 3)]
 }
 
-// didYouMean is " did you mean 'x'?" (or 'x' or 'y') for the suggestions of word, each
+// DidYouMean is " did you mean 'x'?" (or 'x' or 'y') for the suggestions of word, each
 // written by quote, or "" when there are none.
-func didYouMean(word string, candidates []string, quote func(string) string) string {
-	s := suggest(word, candidates)
+func DidYouMean(word string, candidates []string, quote func(string) string) string {
+	s := Suggest(word, candidates)
 	if len(s) == 0 {
 		return ""
 	}
@@ -92,11 +92,11 @@ func didYouMean(word string, candidates []string, quote func(string) string) str
 	return " did you mean " + strings.Join(s, " or ") + "?"
 }
 
-// quoted writes a command name as the suggestions show it: 'tournament'.
-func quoted(s string) string { return "'" + s + "'" }
+// Quoted writes a command name as the suggestions show it: 'tournament'.
+func Quoted(s string) string { return "'" + s + "'" }
 
-// dashed writes a flag name as the suggestions show it: --rounds.
-func dashed(s string) string { return "--" + s }
+// Dashed writes a flag name as the suggestions show it: --rounds.
+func Dashed(s string) string { return "--" + s }
 
 // flagError rewrites an error of fs.Parse for the user: an undefined flag is named with
 // the flags it is close to ("unknown flag --round; did you mean --rounds?"); other errors
@@ -110,7 +110,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	msg := fmt.Sprintf("unknown flag --%s", name)
-	if s := didYouMean(name, names, dashed); s != "" {
+	if s := DidYouMean(name, names, Dashed); s != "" {
 		msg += ";" + s
 	}
 	return msg

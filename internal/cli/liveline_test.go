@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/arenaref/arena/referee"
 )
 
 // screen plays terminal output back the way a terminal shows it: "\r\x1b[K" erases the
@@ -88,7 +86,7 @@ func TestLiveLineKeepsLogAndBarApart(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			l := &liveLine{w: &buf, width: fixedWidth(40)}
+			l := &LiveLine{w: &buf, width: fixedWidth(40)}
 			for _, s := range tc.steps {
 				switch {
 				case strings.HasPrefix(s, "bar:"):
@@ -114,7 +112,7 @@ func TestLiveLineKeepsLogAndBarApart(t *testing.T) {
 // shares a line with one.
 func TestLiveLineConcurrentLogs(t *testing.T) {
 	var buf bytes.Buffer
-	l := &liveLine{w: &buf, width: fixedWidth(200)}
+	l := &LiveLine{w: &buf, width: fixedWidth(200)}
 	log, err := newLoggerTo(l, true, "warn")
 	if err != nil {
 		t.Fatal(err)
@@ -163,8 +161,8 @@ func TestBarText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := barText("games", tc.done, tc.total, tc.atStart, tc.elapsed); got != tc.want {
-				t.Errorf("barText = %q, want %q", got, tc.want)
+			if got := BarText("games", tc.done, tc.total, tc.atStart, tc.elapsed); got != tc.want {
+				t.Errorf("BarText = %q, want %q", got, tc.want)
 			}
 		})
 	}
@@ -173,32 +171,32 @@ func TestBarText(t *testing.T) {
 // TestProgressShowsLeaders checks that the tournament's progress line on a terminal shows
 // the top three players as games end, and that without a terminal each game gets its line.
 func TestProgressShowsLeaders(t *testing.T) {
-	games := []referee.Result{
+	games := []Game{
 		{Players: []string{"hp2", "random"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "normal"},
 		{Players: []string{"minimax", "hp1"}, Scores: []float64{0.5, 0.5}, Result: "1/2-1/2", Reason: "normal"},
 		{Players: []string{"minimax", "hp2"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "time_forfeit"},
 		{Players: []string{"hp1", "random"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "normal"},
 	}
 	var term bytes.Buffer
-	p := newProgress(&term, &liveLine{w: &term, width: fixedWidth(200)}, len(games), 0, newScoreboard())
+	p := NewProgress(&term, &LiveLine{w: &term, width: fixedWidth(200)}, len(games), 0, NewScoreboard())
 	for i, g := range games {
-		p.gameDone(i+1, len(games), g)
+		p.GameDone(i+1, len(games), g)
 	}
 	_, last := screen(t, term.String())
 	if want := "leaders: hp1 1.5/2, minimax 1.5/2, hp2 1/2"; !strings.HasPrefix(last, "games 4/4 [") || !strings.HasSuffix(last, want) {
 		t.Errorf("progress line %q, want the bar then %q", last, want)
 	}
-	p.finish()
+	p.Finish()
 	if _, last := screen(t, term.String()); last != "" {
 		t.Errorf("after finish the line holds %q, want it erased", last)
 	}
 
 	var plain bytes.Buffer
-	p = newProgress(&plain, nil, len(games), 0, newScoreboard())
+	p = NewProgress(&plain, nil, len(games), 0, NewScoreboard())
 	for i, g := range games {
-		p.gameDone(i+1, len(games), g)
+		p.GameDone(i+1, len(games), g)
 	}
-	p.finish()
+	p.Finish()
 	lines, last := screen(t, plain.String())
 	if len(lines) != len(games) || last != "" || lines[2] != "game 3/4: minimax - hp2  1-0  (time_forfeit)" {
 		t.Errorf("without a terminal: lines %q, last %q; want one line per game", lines, last)
@@ -208,12 +206,12 @@ func TestProgressShowsLeaders(t *testing.T) {
 // TestProgressRedrawsThrottledGames ends two games at once, right after the first drawing,
 // so that their redraws are throttled, and checks that the line shows it within the second all the same.
 func TestProgressRedrawsThrottledGames(t *testing.T) {
-	g := referee.Result{Players: []string{"hp2", "random"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "normal"}
+	g := Game{Players: []string{"hp2", "random"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "normal"}
 	var term lockedBuffer
-	p := newProgress(&term, &liveLine{w: &term, width: fixedWidth(200)}, 3, 0, newScoreboard())
-	defer p.finish()
-	p.gameDone(1, 3, g)
-	p.gameDone(2, 3, g)
+	p := NewProgress(&term, &LiveLine{w: &term, width: fixedWidth(200)}, 3, 0, NewScoreboard())
+	defer p.Finish()
+	p.GameDone(1, 3, g)
+	p.GameDone(2, 3, g)
 	if _, last := screen(t, term.String()); strings.HasPrefix(last, "games 2/3 [") {
 		t.Fatalf("line %q right after two games: want the second one's redraw throttled", last)
 	}
@@ -228,4 +226,22 @@ func TestProgressRedrawsThrottledGames(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the progress line's redrawing goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *lockedBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *lockedBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"cmp"
@@ -17,12 +17,12 @@ import (
 // eraseLine moves the cursor to the start of the line and erases the line.
 const eraseLine = "\r\x1b[K"
 
-// liveLine keeps one status line, such as a progress bar, at the bottom of a terminal while
+// LiveLine keeps one status line, such as a progress bar, at the bottom of a terminal while
 // other output, such as log lines, scrolls above it. Everything written to it goes out with
 // the status line erased first and drawn again after it, so a log line never lands in the
 // middle of the bar. A write that does not end its line leaves the status line undrawn
 // until a later write ends it. It is safe for concurrent use.
-type liveLine struct {
+type LiveLine struct {
 	mu      sync.Mutex
 	w       io.Writer
 	width   func() int // terminal columns; the line is cut to fit, since a wrapped line cannot be erased
@@ -31,13 +31,13 @@ type liveLine struct {
 	partial bool // the last write left its line unfinished
 }
 
-// newLiveLine returns a liveLine on stderr when it is a terminal, and nil otherwise.
-func newLiveLine(stderr io.Writer) *liveLine {
+// NewLiveLine returns a LiveLine on stderr when it is a terminal, and nil otherwise.
+func NewLiveLine(stderr io.Writer) *LiveLine {
 	f, ok := stderr.(*os.File)
 	if !ok || !isatty.IsTerminal(f.Fd()) {
 		return nil
 	}
-	return &liveLine{w: stderr, width: func() int {
+	return &LiveLine{w: stderr, width: func() int {
 		w, _, err := term.GetSize(int(f.Fd()))
 		if err != nil || w <= 0 {
 			return 80
@@ -47,7 +47,7 @@ func newLiveLine(stderr io.Writer) *liveLine {
 }
 
 // Write writes p above the status line.
-func (l *liveLine) Write(p []byte) (int, error) {
+func (l *LiveLine) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(p) == 0 {
@@ -71,7 +71,7 @@ func (l *liveLine) Write(p []byte) (int, error) {
 }
 
 // Set replaces the status line's text and draws it.
-func (l *liveLine) Set(text string) {
+func (l *LiveLine) Set(text string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.text = text
@@ -87,11 +87,11 @@ func (l *liveLine) Set(text string) {
 }
 
 // Clear erases the status line for good: output that follows starts on a clean line.
-func (l *liveLine) Clear() { l.Set("") }
+func (l *LiveLine) Clear() { l.Set("") }
 
 // fit returns the status line, cut to the terminal's width less one column (writing the
 // last column makes some terminals wrap); l.mu held.
-func (l *liveLine) fit() string {
+func (l *LiveLine) fit() string {
 	r := []rune(l.text)
 	if w := l.width(); w > 1 && len(r) > w-1 {
 		r = r[:w-1]
@@ -99,10 +99,10 @@ func (l *liveLine) fit() string {
 	return string(r)
 }
 
-// barText renders a progress bar line: what is counted, done of total, a bar, the percentage,
+// BarText renders a progress bar line: what is counted, done of total, a bar, the percentage,
 // the time elapsed and, once something was done since start (the count done when it began),
 // an estimate of the time left.
-func barText(what string, done, total, atStart int, elapsed time.Duration) string {
+func BarText(what string, done, total, atStart int, elapsed time.Duration) string {
 	const width = 20
 	frac := 0.0
 	if total > 0 {
@@ -121,19 +121,20 @@ func barText(what string, done, total, atStart int, elapsed time.Duration) strin
 	return s
 }
 
-// scoreboard keeps the points and games of each player as games end, for the leaders shown
+// Scoreboard keeps the points and games of each player as games end, for the leaders shown
 // on the progress line.
-type scoreboard struct {
+type Scoreboard struct {
 	points map[string]float64
 	games  map[string]int
 }
 
-func newScoreboard() *scoreboard {
-	return &scoreboard{points: map[string]float64{}, games: map[string]int{}}
+// NewScoreboard returns an empty scoreboard.
+func NewScoreboard() *Scoreboard {
+	return &Scoreboard{points: map[string]float64{}, games: map[string]int{}}
 }
 
-// add counts one game: the players by seat and their scores.
-func (b *scoreboard) add(players []string, scores []float64) {
+// Add counts one game: the players by seat and their scores.
+func (b *Scoreboard) Add(players []string, scores []float64) {
 	for seat, p := range players {
 		if seat < len(scores) {
 			b.points[p] += scores[seat]
@@ -142,9 +143,9 @@ func (b *scoreboard) add(players []string, scores []float64) {
 	}
 }
 
-// leaders returns the n players with the most points, as "name points/games", ties by the
+// Leaders returns the n players with the most points, as "name points/games", ties by the
 // fewer games, then by name.
-func (b *scoreboard) leaders(n int) string {
+func (b *Scoreboard) Leaders(n int) string {
 	names := make([]string, 0, len(b.games))
 	for p := range b.games {
 		names = append(names, p)

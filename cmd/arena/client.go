@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -103,7 +104,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if id != 0 && len(reply.Tournaments[0].Rows) > 0 {
 		fmt.Fprintln(stdout)
-		return writeStandings(stdout, reply.Tournaments[0].Rows)
+		return report.WriteStandings(stdout, reply.Tournaments[0].Rows)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -98,7 +99,7 @@ func TestResumeAfterKill9(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume: %v", err)
 	}
-	var doc standingsJSON
+	var doc report.StandingsDoc
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("resume output: %v\n%s", err, out)
 	}
@@ -156,7 +157,7 @@ func TestTournamentConfigFile(t *testing.T) {
 				}
 				return
 			}
-			var doc standingsJSON
+			var doc report.StandingsDoc
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatal(err)
 			}
@@ -424,7 +425,7 @@ func TestConfiguredAgentsPlay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var doc standingsJSON
+	var doc report.StandingsDoc
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/testutil/proctag"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store/sqlite"
@@ -277,7 +278,7 @@ func TestEngineFaultsRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatalf("tournament: %v", err)
 			}
-			var doc standingsJSON
+			var doc report.StandingsDoc
 			if err := json.Unmarshal(out, &doc); err != nil {
 				t.Fatal(err)
 			}

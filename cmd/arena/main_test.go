@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
@@ -33,7 +34,7 @@ func TestTournamentEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	var doc standingsJSON
+	var doc report.StandingsDoc
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not the JSON standings: %v\n%s", err, stdout)
 	}

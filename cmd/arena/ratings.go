@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
@@ -55,75 +54,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, ", first-move advantage %+.1f ± %.1f Elo", t.FirstMove, t.FirstMoveError)
 	}
 	fmt.Fprintf(stdout, "\nmaximum-likelihood ratings (logistic, %s); ± is 95%%, from the %s\n\n", t.Footing(), t.ErrorMethod)
-	return writeRatingTable(stdout, t)
-}
-
-// writeRatingTable prints the ratings, the LOS matrix and the crosstable.
-func writeRatingTable(w io.Writer, t organizer.RatingTable) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Rank\tPlayer\tRating\t±\tGames\tWins\tDraws\tLosses\tScore%\tDraw%\t")
-	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%s\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t\n", r.Rank, r.Player, r.Rating, plusMinus(r.Error), r.Games, r.Wins, r.Draws, r.Losses, r.Pct, r.DrawPct)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	names := make([]string, len(t.Rows))
-	short := make([]string, len(t.Rows))
-	for i, r := range t.Rows {
-		names[i], short[i] = r.Player, abbreviate(r.Player)
-	}
-	fmt.Fprintln(w, "\nLikelihood of superiority (row stronger than column), %")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\t"+strings.Join(short, "\t")+"\t")
-	for _, a := range names {
-		fmt.Fprint(tw, a+"\t")
-		for _, b := range names {
-			if a == b {
-				fmt.Fprint(tw, "-\t")
-			} else {
-				fmt.Fprintf(tw, "%.1f\t", 100*t.LOS[a][b])
-			}
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nCrosstable (row's points against column / games)")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\t"+strings.Join(short, "\t")+"\t")
-	for _, a := range names {
-		fmt.Fprint(tw, a+"\t")
-		for _, b := range names {
-			c, ok := t.Cross[a][b]
-			switch {
-			case a == b:
-				fmt.Fprint(tw, "-\t")
-			case !ok:
-				fmt.Fprint(tw, "\t")
-			default:
-				fmt.Fprintf(tw, "%g/%d\t", c.Points, c.Wins+c.Draws+c.Losses)
-			}
-		}
-		fmt.Fprintln(tw)
-	}
-	return tw.Flush()
-}
-
-func plusMinus(e float64) string {
-	if math.IsInf(e, 0) || math.IsNaN(e) {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f", e)
-}
-
-// abbreviate shortens a column heading.
-func abbreviate(name string) string {
-	if len(name) <= 8 {
-		return name
-	}
-	return name[:7] + "."
+	return report.WriteRatingTable(stdout, t)
 }
 
 // loadGames reads the games to rate: one tournament's, or every tournament's of a game.

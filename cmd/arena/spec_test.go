@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 )
 
 // TestIPDTournament plays the prisoner's dilemma over NATS: simultaneous turns, both moves
@@ -18,7 +19,7 @@ func TestIPDTournament(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var doc standingsJSON
+	var doc report.StandingsDoc
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}

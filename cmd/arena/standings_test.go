@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -55,7 +56,7 @@ func TestTerminationsBlameTheFault(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	if err := writeStandingsJSON(&js, store.Tournament{ID: tid}, 0, rows); err != nil {
+	if err := report.WriteStandingsJSON(&js, store.Tournament{ID: tid}, 0, rows); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -75,7 +76,7 @@ func TestTerminationsBlameTheFault(t *testing.T) {
 	}
 
 	var out bytes.Buffer
-	if err := writeStandings(&out, rows); err != nil {
+	if err := report.WriteStandings(&out, rows); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -158,35 +159,4 @@ func recordTestGames(t *testing.T, path string, games []testGame) int64 {
 		}
 	}
 	return tid
-}
-
-// TestStandingsExplainRatingColumns checks that a table with both rating columns says what
-// each is, and that one without the maximum-likelihood rating does not.
-func TestStandingsExplainRatingColumns(t *testing.T) {
-	rows := []protocol.StandingsRow{
-		{Rank: 1, Player: "hp2", Games: 2, Wins: 2, Pct: 100, Rating: 1600, RatingError: 300, Elo: 1516},
-		{Rank: 2, Player: "random", Games: 2, Losses: 2, Pct: 0, Rating: 1400, RatingError: 300, Elo: 1484},
-	}
-	for _, tc := range []struct {
-		name  string
-		rated bool
-	}{{"rated", true}, {"unrated", false}} {
-		t.Run(tc.name, func(t *testing.T) {
-			rs := slices.Clone(rows)
-			if !tc.rated {
-				for i := range rs {
-					rs[i].Rating, rs[i].RatingError = 0, 0
-				}
-			}
-			var out bytes.Buffer
-			if err := writeStandings(&out, rs); err != nil {
-				t.Fatal(err)
-			}
-			explained := strings.Contains(out.String(), "Rating: this tournament's maximum-likelihood rating") &&
-				strings.Contains(out.String(), "Elo: the running Elo")
-			if explained != tc.rated {
-				t.Errorf("columns explained: %v, want %v:\n%s", explained, tc.rated, out.String())
-			}
-		})
-	}
 }

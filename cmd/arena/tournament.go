@@ -7,18 +7,15 @@ import (
 	"io"
 	"os"
 	"slices"
-	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/internal/cli"
-	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/organizer"
-	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -181,138 +178,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	if asJSON {
-		return writeStandingsJSON(stdout, t, time.Since(started), rows)
+		return report.WriteStandingsJSON(stdout, t, time.Since(started), rows)
 	}
-	return writeStandingsTable(stdout, t, time.Since(started), rows)
-}
-
-func writeStandingsTable(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
-	fmt.Fprintf(w, "Tournament %d: %s %s, %d games, seed %d, %s\n\n", t.ID, t.Game, t.Format, t.Played, t.Seed, humantime.Round(elapsed))
-	return writeStandings(w, rows)
-}
-
-// writeStandings prints the standings table and, below it, how each player's games ended.
-func writeStandings(w io.Writer, rows []protocol.StandingsRow) error {
-	payoffs := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Payoff != 0 || r.MeanPayoff != 0 })
-	rated := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Rating != 0 })
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	ladder := slices.ContainsFunc(rows, func(r protocol.StandingsRow) bool { return r.Status != "" })
-	header := "Rank\tPlayer\t"
-	if ladder {
-		header += "Version\t"
-	}
-	header += "Games\tWins\tDraws\tLosses\tScore%\t"
-	if rated {
-		header += "Rating\t±\t"
-	}
-	header += "Elo\t"
-	if payoffs {
-		header += "Payoff\tMean\t"
-	}
-	if ladder {
-		header += "Status\t"
-	}
-	fmt.Fprintln(tw, header)
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t", r.Rank, r.Player)
-		if ladder {
-			fmt.Fprintf(tw, "%s\t", r.Version)
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.1f\t", r.Games, r.Wins, r.Draws, r.Losses, r.Pct)
-		if rated {
-			fmt.Fprintf(tw, "%.0f\t%s\t", r.Rating, plusMinus(r.RatingError))
-		}
-		fmt.Fprintf(tw, "%.0f\t", r.Elo)
-		if payoffs {
-			fmt.Fprintf(tw, "%g\t%.2f\t", r.Payoff, r.MeanPayoff)
-		}
-		if ladder {
-			fmt.Fprintf(tw, "%s\t", r.Status)
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if rated {
-		fmt.Fprintln(w, "\nRating: this tournament's maximum-likelihood rating, with its 95% interval (±); the ranking\n"+
-			"follows it. Elo: the running Elo, carried in the database from one tournament to the next.")
-	}
-	return writeTerminations(w, rows)
-}
-
-// writeTerminations prints how each player's games ended: a column per reason seen, where
-// a fault (a forfeit or a resignation) counts against the player at fault only, and a last
-// column with the games each player won by its opponents' faults.
-func writeTerminations(w io.Writer, rows []protocol.StandingsRow) error {
-	reasons := map[string]bool{}
-	won := false
-	for _, r := range rows {
-		for reason := range r.Ends {
-			reasons[reason] = true
-		}
-		won = won || len(r.WonBy) > 0
-	}
-	if len(reasons) == 0 {
-		return nil
-	}
-	var cols []string
-	for r := range reasons {
-		cols = append(cols, r)
-	}
-	// normal first, then the other endings without a fault, then the faults
-	order := func(reason string) int {
-		switch {
-		case reason == protocol.ReasonNormal:
-			return 0
-		case !protocol.IsFault(reason):
-			return 1
-		}
-		return 2
-	}
-	sort.Slice(cols, func(i, j int) bool {
-		if oi, oj := order(cols[i]), order(cols[j]); oi != oj {
-			return oi < oj
-		}
-		return cols[i] < cols[j]
-	})
-	fmt.Fprintln(w, "\nGames by how they ended (a forfeit or resignation counts against the player at fault)")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "Player\t%s\t", strings.Join(cols, "\t"))
-	if won {
-		fmt.Fprint(tw, "won by opponent's fault\t")
-	}
-	fmt.Fprintln(tw)
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s", r.Player)
-		for _, c := range cols {
-			fmt.Fprintf(tw, "\t%d", r.Ends[c])
-		}
-		fmt.Fprint(tw, "\t")
-		if won {
-			n := 0
-			for _, k := range r.WonBy {
-				n += k
-			}
-			fmt.Fprintf(tw, "%d\t", n)
-		}
-		fmt.Fprintln(tw)
-	}
-	return tw.Flush()
-}
-
-type standingsJSON struct {
-	Tournament int64                   `json:"tournament"`
-	Game       string                  `json:"game"`
-	Format     string                  `json:"format"`
-	Seed       int64                   `json:"seed"`
-	Games      int                     `json:"games"`
-	ElapsedMS  int64                   `json:"elapsed_ms"`
-	Standings  []protocol.StandingsRow `json:"standings"`
-}
-
-func writeStandingsJSON(w io.Writer, t store.Tournament, elapsed time.Duration, rows []protocol.StandingsRow) error {
-	return cli.WriteJSON(w, standingsJSON{Tournament: t.ID, Game: t.Game, Format: t.Format, Seed: t.Seed, Games: t.Played, ElapsedMS: elapsed.Milliseconds(), Standings: rows})
+	return report.WriteStandingsTable(stdout, t, time.Since(started), rows)
 }
 
 // openDirector opens and locks the database, reaches the bus (starting the embedded server

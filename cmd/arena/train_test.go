@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/arenaref/arena/lab/train"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/players/ai/learn/model"
 )
 
@@ -197,13 +198,13 @@ func TestTrainTune(t *testing.T) {
 }
 
 // tournamentJSON runs arena tournament --json with args and returns its standings.
-func tournamentJSON(t *testing.T, args ...string) standingsJSON {
+func tournamentJSON(t *testing.T, args ...string) report.StandingsDoc {
 	t.Helper()
 	code, stdout, stderr := runCLI(t, append(append([]string{"tournament"}, args...), "--json")...)
 	if code != 0 {
 		t.Fatalf("tournament: exit %d\n%s", code, stderr)
 	}
-	var doc standingsJSON
+	var doc report.StandingsDoc
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestTrainGiveaway(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tournament: exit %d\n%s", code, stderr)
 	}
-	var doc standingsJSON
+	var doc report.StandingsDoc
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,70 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/protocol"
+)
+
+// TestStandingsExplainRatingColumns checks that a table with both rating columns says what
+// each is, and that one without the maximum-likelihood rating does not.
+func TestStandingsExplainRatingColumns(t *testing.T) {
+	rows := []protocol.StandingsRow{
+		{Rank: 1, Player: "hp2", Games: 2, Wins: 2, Pct: 100, Rating: 1600, RatingError: 300, Elo: 1516},
+		{Rank: 2, Player: "random", Games: 2, Losses: 2, Pct: 0, Rating: 1400, RatingError: 300, Elo: 1484},
+	}
+	for _, tc := range []struct {
+		name  string
+		rated bool
+	}{{"rated", true}, {"unrated", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := slices.Clone(rows)
+			if !tc.rated {
+				for i := range rs {
+					rs[i].Rating, rs[i].RatingError = 0, 0
+				}
+			}
+			var out bytes.Buffer
+			if err := WriteStandings(&out, rs); err != nil {
+				t.Fatal(err)
+			}
+			explained := strings.Contains(out.String(), "Rating: this tournament's maximum-likelihood rating") &&
+				strings.Contains(out.String(), "Elo: the running Elo")
+			if explained != tc.rated {
+				t.Errorf("columns explained: %v, want %v:\n%s", explained, tc.rated, out.String())
+			}
+		})
+	}
+}
+
+// TestRatingTable checks the rating table's three parts: the ratings with an infinite
+// error shown as "-", the LOS matrix and the crosstable, with long names cut short in the
+// column headings.
+func TestRatingTable(t *testing.T) {
+	tab := organizer.RatingTable{
+		Rows: []organizer.RatingRow{
+			{Rank: 1, Player: "a-very-long-name", Rating: 1600, Error: 120, Games: 2, Wins: 2, Pct: 100},
+			{Rank: 2, Player: "b", Rating: 1400, Error: math.Inf(1), Games: 2, Losses: 2},
+		},
+		LOS: map[string]map[string]float64{"a-very-long-name": {"b": 0.975}, "b": {"a-very-long-name": 0.025}},
+		Cross: organizer.Crosstable{
+			"a-very-long-name": {"b": {Points: 2, Wins: 2}},
+			"b":                {"a-very-long-name": {Losses: 2}},
+		},
+	}
+	var out bytes.Buffer
+	if err := WriteRatingTable(&out, tab); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"1600  120", "1400    -", "a-very-.", "97.5", "2/2", "0/2", "Likelihood of superiority", "Crosstable"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rating table lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -58,8 +58,18 @@ func testLadderOfBuiltins(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 			t.Errorf("%s: %+v", r.Player, r)
 		}
 	}
-	if b.Rows[len(b.Rows)-1].Player != "random" {
-		t.Errorf("random is not last: %+v", b.Rows)
+	// Both minimax entrants beat random in every pairing the ladder makes, so random ranks
+	// below them. Whether it ranks below hp2 too depends on whether the two met before the
+	// 3-second deadline, which matchmaking under load does not promise: two entrants that
+	// never met and lost all else are ranked by a coin of the fit (seen under load in CI).
+	rank := map[string]int{}
+	for _, r := range b.Rows {
+		rank[r.Player] = r.Rank
+	}
+	for _, strong := range []string{"d1", "d2"} {
+		if rank["random"] <= rank[strong] {
+			t.Errorf("random ranks %d, above or level with %s (%d): %+v", rank["random"], strong, rank[strong], b.Rows)
+		}
 	}
 }
 

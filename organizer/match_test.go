@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
@@ -44,7 +45,7 @@ func TestMatchScoreAdd(t *testing.T) {
 func matchSpec(rounds int, test *ratings.SPRT) organizer.Spec {
 	s := organizer.DefaultSpec()
 	s.Players = []string{"d1", "random"}
-	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+	s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	s.TimeControl = "2s"
 	s.Rounds = rounds
 	s.Concurrency = 2

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/internal/cli"
@@ -62,7 +63,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	s.SPRT = test // recorded with the match, for the web view's graph of the test
 	var err error
-	if s.Players, s.Agents, err = organizer.ParsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
+	if s.Players, s.Agents, err = agent.ParseSpecs([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
 		return cli.Usagef("players: %v", err)
 	}
 	var openingsText string

@@ -115,23 +115,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bar := newTrainProgress(stderr, cfg.Games, t.State().Played)
 	bar.test = cfg.Test
 	recent := &train.Window{Size: 500}
-	err = t.Run(ctx, func(ev train.Event) {
+	err = t.RunCheckpointed(ctx, ckpt, *ckptEvery, func(ev train.Event) {
 		recent.Add(ev.Result)
 		bar.update(ev, recent, stderr)
-		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
-			if err := t.SaveCheckpoint(ckpt); err != nil {
-				fmt.Fprintf(stderr, "checkpoint: %v\n", err)
-			}
-		}
-	})
+	}, func(err error) { fmt.Fprintf(stderr, "checkpoint: %v\n", err) })
 	bar.Finish()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			if serr := t.SaveCheckpoint(ckpt); serr != nil {
-				return fmt.Errorf("stopped at game %d, and the checkpoint failed: %w", t.State().Played, serr)
-			}
-			return fmt.Errorf("interrupted at game %d; checkpoint %s written: run the same command again to carry on", t.State().Played, ckpt)
-		}
+	var ie *train.InterruptedError
+	if errors.As(err, &ie) && ie.Err == nil {
+		return fmt.Errorf("%w: run the same command again to carry on", err)
+	} else if err != nil {
 		return err
 	}
 	f, err := t.File(version)

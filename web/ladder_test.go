@@ -12,9 +12,10 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/store"
+
 	// The ladders' validation opponent.
 	_ "github.com/arenaref/arena/players/agents/random"
-	"github.com/arenaref/arena/store"
 )
 
 // hostileVersion and hostileReason are what an entrant could make a ladder show: a

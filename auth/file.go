@@ -209,3 +209,32 @@ func ExplainConnect(url string, err error, f *File) error {
 	return fmt.Errorf("the NATS server at %s refused the credentials of %s %q (wrong %s, or the credential was removed or replaced): %w",
 		url, f.Role, f.Name, map[string]string{CredentialPassword: "password", CredentialNkey: "nkey"}[f.Kind()], err)
 }
+
+// ReadOptions reads the credentials file at path and returns its connection options
+// (Options) with the file; no path is no credentials, and nil options. Errors start
+// "credentials", then the path where they are the file's.
+func ReadOptions(path string) ([]nats.Option, *File, error) {
+	if path == "" {
+		return nil, nil, nil
+	}
+	f, err := ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts, err := f.Options()
+	if err != nil {
+		return nil, nil, fmt.Errorf("credentials %s: %w", path, err)
+	}
+	return opts, &f, nil
+}
+
+// PlayerName returns the name a client connects as with f: name, or f's own name when
+// name is "". A player's credential is good for its own name only, since the server lets
+// it use no other player's subjects: ok is false when name is another player's. Other
+// roles may name themselves as they like.
+func (f File) PlayerName(name string) (string, bool) {
+	if name == "" {
+		name = f.Name
+	}
+	return name, f.Role != RolePlayer || name == f.Name
+}

@@ -281,7 +281,7 @@ func refereeID(id int64) string { return "t" + strconv.FormatInt(id, 10) }
 // needs.
 func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (release func(), err error) {
 	var builtins []string
-	agents := map[string]AgentSpec{}
+	agents := map[string]agent.Spec{}
 	for _, n := range names {
 		if as, ok := s.Builtin(n); ok {
 			builtins = append(builtins, n)
@@ -529,7 +529,7 @@ type builtinPool struct {
 }
 
 type builtinPlayer struct {
-	Spec AgentSpec
+	Spec agent.Spec
 	refs int
 	stop func()
 }
@@ -540,7 +540,7 @@ func newBuiltinPool(url string, opts []nats.Option, version string, log zerolog.
 
 // acquire makes sure each named player runs its agent (agents[name]); release stops those
 // no one needs any more. A name already running a different agent or settings is an error.
-func (p *builtinPool) acquire(names []string, agents map[string]AgentSpec, seed int64) (release func(), err error) {
+func (p *builtinPool) acquire(names []string, agents map[string]agent.Spec, seed int64) (release func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var got []string
@@ -581,7 +581,7 @@ func (p *builtinPool) acquire(names []string, agents map[string]AgentSpec, seed 
 	return release, nil
 }
 
-func (p *builtinPool) start(name string, as AgentSpec, seed int64) (func(), error) {
+func (p *builtinPool) start(name string, as agent.Spec, seed int64) (func(), error) {
 	a, err := agent.New(as.Agent, agent.Config{Seed: seed, Params: as.Params})
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/referee"
@@ -99,7 +100,7 @@ func testDirectorCreateRunResume(t *testing.T, d *organizer.Director, db *sqlite
 	ctx := context.Background()
 	s := organizer.DefaultSpec()
 	s.Players = []string{"random", "hp1", "d1"}
-	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+	s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	s.TimeControl = "2s"
 	s.Seed = 7
 	id, scheduled, err := d.Create(ctx, s, "", false)

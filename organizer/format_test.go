@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store/sqlite"
 	"github.com/arenaref/arena/tournament"
@@ -85,7 +86,7 @@ func testFormatPairedFromResults(t *testing.T, d *organizer.Director, db *sqlite
 	s := organizer.DefaultSpec()
 	s.Format = kingName
 	s.Players = []string{"random", "hp1", "d1"}
-	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+	s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	s.Rounds = 5
 	s.TimeControl = "2s"
 	id, scheduled, err := d.Create(ctx, s, "", false)

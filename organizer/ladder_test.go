@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -22,12 +23,12 @@ func testLadderOfBuiltins(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	s := organizer.DefaultSpec()
 	s.Format = organizer.FormatLadder
 	s.Players = []string{"random", "hp2", "d1", "d2"}
-	s.Agents = map[string]organizer.AgentSpec{
+	s.Agents = map[string]agent.Spec{
 		"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}},
 		"d2": {Agent: "minimax", Params: map[string]string{"depth": "2"}},
 	}
 	s.ValidationOpponent = "validator"
-	s.Agents["validator"] = organizer.AgentSpec{Agent: "random"}
+	s.Agents["validator"] = agent.Spec{Agent: "random"}
 	s.Deadline = "3s"
 	s.FinalTop = 3
 	s.FinalRounds = 1
@@ -82,7 +83,7 @@ func testLadderResumes(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	s := organizer.DefaultSpec()
 	s.Format = organizer.FormatLadder
 	s.Players = []string{"hp1", "hp2", "d1"}
-	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+	s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	s.Deadline = "2s"
 	s.FinalTop = 2
 	s.FinalRounds = 1

@@ -166,3 +166,16 @@ func ParseSPRT(text string) (ratings.SPRT, error) {
 	}
 	return t, t.Check()
 }
+
+// MatchRounds returns the rounds of a match of at most games games, each round a pair of
+// games with colours swapped, so that neither player gets the first move more often (a
+// lone last game would tilt the score towards the first mover): an odd number of games is
+// rounded up. With openings (a count above 0) each round plays the next opening, and the
+// match ends when they run out; cut says they end it before the games asked.
+func MatchRounds(games, openings int) (rounds int, cut bool) {
+	rounds = (games + 1) / 2
+	if openings > 0 && openings < rounds {
+		return openings, true
+	}
+	return rounds, false
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
@@ -44,7 +45,7 @@ func TestMatchScoreAdd(t *testing.T) {
 func matchSpec(rounds int, test *ratings.SPRT) organizer.Spec {
 	s := organizer.DefaultSpec()
 	s.Players = []string{"d1", "random"}
-	s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+	s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	s.TimeControl = "2s"
 	s.Rounds = rounds
 	s.Concurrency = 2
@@ -138,5 +139,30 @@ func TestDirectorRunMatchRefusesTournaments(t *testing.T) {
 	}
 	if _, _, err := d.RunMatch(ctx, id, nil, nil); err == nil {
 		t.Fatal("RunMatch played a tournament of three players")
+	}
+}
+
+func TestMatchRounds(t *testing.T) {
+	tests := []struct {
+		name            string
+		games, openings int
+		wantRounds      int
+		wantCut         bool
+	}{
+		{"even", 1000, 0, 500, false},
+		{"odd rounded up", 3, 0, 2, false},
+		{"odd rounded up, 9", 9, 0, 5, false},
+		{"openings: one round each", 1000, 3, 3, true},
+		{"openings as many as rounds", 6, 3, 3, false},
+		{"more openings than games", 4, 322, 2, false},
+		{"more openings than games, odd", 3, 322, 2, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rounds, cut := organizer.MatchRounds(tc.games, tc.openings)
+			if rounds != tc.wantRounds || cut != tc.wantCut {
+				t.Errorf("MatchRounds(%d, %d) = %d, %v; want %d, %v", tc.games, tc.openings, rounds, cut, tc.wantRounds, tc.wantCut)
+			}
+		})
 	}
 }

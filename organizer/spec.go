@@ -43,19 +43,19 @@ type Spec struct {
 	Players []string `toml:"players" json:"players"`
 	// Agents configures built-in agents under player names of their own, so that one agent
 	// can play with different settings ("d4" = minimax with depth=4).
-	Agents       map[string]AgentSpec `toml:"agents" json:"agents,omitempty"`
-	Format       string               `toml:"format" json:"format"`
-	Seeds        []string             `toml:"seeds" json:"seeds,omitempty"`
-	Rounds       int                  `toml:"rounds" json:"rounds"`
-	TimeControl  string               `toml:"time_control" json:"time_control"`
-	Margin       Duration             `toml:"margin" json:"margin"`
-	MaxPlies     int                  `toml:"max_plies" json:"max_plies,omitempty"`
-	Openings     string               `toml:"openings" json:"openings,omitempty"`
-	OpeningOrder string               `toml:"opening_order" json:"opening_order,omitempty"`
-	Concurrency  int                  `toml:"concurrency" json:"concurrency"`
-	Seed         int64                `toml:"seed" json:"seed"`
-	Wait         Duration             `toml:"wait" json:"wait"`
-	EloK         float64              `toml:"elo_k" json:"elo_k"`
+	Agents       map[string]agent.Spec `toml:"agents" json:"agents,omitempty"`
+	Format       string                `toml:"format" json:"format"`
+	Seeds        []string              `toml:"seeds" json:"seeds,omitempty"`
+	Rounds       int                   `toml:"rounds" json:"rounds"`
+	TimeControl  string                `toml:"time_control" json:"time_control"`
+	Margin       Duration              `toml:"margin" json:"margin"`
+	MaxPlies     int                   `toml:"max_plies" json:"max_plies,omitempty"`
+	Openings     string                `toml:"openings" json:"openings,omitempty"`
+	OpeningOrder string                `toml:"opening_order" json:"opening_order,omitempty"`
+	Concurrency  int                   `toml:"concurrency" json:"concurrency"`
+	Seed         int64                 `toml:"seed" json:"seed"`
+	Wait         Duration              `toml:"wait" json:"wait"`
+	EloK         float64               `toml:"elo_k" json:"elo_k"`
 	// SPRT is the sequential test of a match (arena match --sprt), stored with it so that
 	// a web view can draw its log-likelihood ratio; nil for every other tournament. A
 	// tournament file cannot set it.
@@ -69,58 +69,16 @@ type Spec struct {
 	FinalRounds        int    `toml:"final_rounds" json:"final_rounds,omitempty"`
 }
 
-// AgentSpec is a built-in agent with its parameters.
-type AgentSpec struct {
-	Agent  string            `toml:"agent" json:"agent"`
-	Params map[string]string `toml:"params" json:"params,omitempty"`
-}
-
-// ParsePlayers reads the --players list: each entry a player name (a built-in agent, or an
-// external player), or NAME=AGENT[:key=value...] for a built-in agent with settings, such
-// as d4=minimax:depth=4.
-func ParsePlayers(list []string) ([]string, map[string]AgentSpec, error) {
-	var names []string
-	agents := map[string]AgentSpec{}
-	for _, entry := range list {
-		name, rest, configured := strings.Cut(entry, "=")
-		if strings.Contains(name, ":") {
-			return nil, nil, fmt.Errorf("%q: give the player a name, as in NAME=%s", entry, entry)
-		}
-		if !configured {
-			names = append(names, entry)
-			continue
-		}
-		parts := strings.Split(rest, ":")
-		as := AgentSpec{Agent: parts[0]}
-		for _, kv := range parts[1:] {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" || v == "" {
-				return nil, nil, fmt.Errorf("%q: %q is not key=value", entry, kv)
-			}
-			if as.Params == nil {
-				as.Params = map[string]string{}
-			}
-			as.Params[k] = v
-		}
-		names = append(names, name)
-		agents[name] = as
-	}
-	if len(agents) == 0 {
-		agents = nil
-	}
-	return names, agents, nil
-}
-
-// builtin returns the agent that plays under name, and whether there is one: a configured
+// Builtin returns the agent that plays under name, and whether there is one: a configured
 // agent, or the agent of that very name.
-func (s Spec) Builtin(name string) (AgentSpec, bool) {
+func (s Spec) Builtin(name string) (agent.Spec, bool) {
 	if as, ok := s.Agents[name]; ok {
 		return as, true
 	}
 	if agent.Known(name) {
-		return AgentSpec{Agent: name}, true
+		return agent.Spec{Agent: name}, true
 	}
-	return AgentSpec{}, false
+	return agent.Spec{}, false
 }
 
 // DefaultSpec holds the defaults of every setting a description may leave out.

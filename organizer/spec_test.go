@@ -7,46 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/store"
 )
-
-func TestParsePlayers(t *testing.T) {
-	tests := []struct {
-		in      string
-		names   []string
-		agents  map[string]AgentSpec
-		wantErr string
-	}{
-		{in: "random,hp1", names: []string{"random", "hp1"}},
-		{in: "alice,hp2", names: []string{"alice", "hp2"}},
-		{in: "d4=minimax:depth=4,d2=minimax:depth=2:tt=8,hp1", names: []string{"d4", "d2", "hp1"},
-			agents: map[string]AgentSpec{
-				"d4": {Agent: "minimax", Params: map[string]string{"depth": "4"}},
-				"d2": {Agent: "minimax", Params: map[string]string{"depth": "2", "tt": "8"}},
-			}},
-		{in: "mine=hp1", names: []string{"mine"}, agents: map[string]AgentSpec{"mine": {Agent: "hp1"}}},
-		{in: "minimax:depth=4", wantErr: "give the player a name"},
-		{in: "d4=minimax:depth", wantErr: "not key=value"},
-		{in: "d4=minimax:=4", wantErr: "not key=value"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			names, agents, err := ParsePlayers(strings.Split(tt.in, ","))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(names, tt.names) || !reflect.DeepEqual(agents, tt.agents) {
-				t.Fatalf("got %v %v, want %v %v", names, agents, tt.names, tt.agents)
-			}
-		})
-	}
-}
 
 func TestCompileConfiguredAgents(t *testing.T) {
 	tests := []struct {
@@ -61,7 +24,7 @@ func TestCompileConfiguredAgents(t *testing.T) {
 		t.Run(tt.players, func(t *testing.T) {
 			s := DefaultSpec()
 			var err error
-			if s.Players, s.Agents, err = ParsePlayers(strings.Split(tt.players, ",")); err != nil {
+			if s.Players, s.Agents, err = agent.ParseSpecs(strings.Split(tt.players, ",")); err != nil {
 				t.Fatal(err)
 			}
 			_, err = s.Compile("", false)
@@ -72,7 +35,7 @@ func TestCompileConfiguredAgents(t *testing.T) {
 	}
 	s := DefaultSpec()
 	s.Players = []string{"random", "hp1"}
-	s.Agents = map[string]AgentSpec{"ghost": {Agent: "random"}}
+	s.Agents = map[string]agent.Spec{"ghost": {Agent: "random"}}
 	if _, err := s.Compile("", false); err == nil || !strings.Contains(err.Error(), "not one of the players") {
 		t.Fatalf("an agent for no player: %v", err)
 	}

@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/store"
+
 	// The ladders' validation opponent.
 	_ "github.com/arenaref/arena/players/agents/random"
-	"github.com/arenaref/arena/store"
 )
 
 // hostileVersion and hostileReason are what an entrant could make a ladder show: a
@@ -32,7 +34,7 @@ func ladderSpec(deadline string, entrants ...string) organizer.Spec {
 	s.Format = organizer.FormatLadder
 	s.Players = entrants
 	if slices.Contains(entrants, "d1") {
-		s.Agents = map[string]organizer.AgentSpec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
+		s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	}
 	s.Deadline = deadline
 	s.FinalTop = 2

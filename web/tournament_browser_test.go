@@ -303,7 +303,7 @@ func TestScreenshots(t *testing.T) {
 	}
 	s := organizer.DefaultSpec()
 	s.Players = []string{"minimax", "hp1", "d3", "steady"}
-	s.Agents = map[string]organizer.AgentSpec{"d3": {Agent: "minimax", Params: map[string]string{"depth": "3"}}}
+	s.Agents = map[string]agent.Spec{"d3": {Agent: "minimax", Params: map[string]string{"depth": "3"}}}
 	s.TimeControl = "2s"
 	s.Seed = 5
 	s.Wait = organizer.Duration{Duration: 20 * time.Second}

@@ -14,7 +14,6 @@ import (
 	"github.com/arenaref/arena/bus/embedded"
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/referee"
-	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
@@ -131,20 +130,13 @@ func (b *busFlags) credentialOptions() ([]nats.Option, *auth.File, error) {
 	return credentialOptions(b.credentials)
 }
 
-// credentialOptions reads a credentials file into connection options; no path, no options.
+// credentialOptions reads --credentials (auth.ReadOptions); its errors name the flag.
 func credentialOptions(path string) ([]nats.Option, *auth.File, error) {
-	if path == "" {
-		return nil, nil, nil
-	}
-	f, err := auth.ReadFile(path)
+	opts, f, err := auth.ReadOptions(path)
 	if err != nil {
 		return nil, nil, cli.UsageError{Msg: "--" + err.Error()}
 	}
-	opts, err := f.Options()
-	if err != nil {
-		return nil, nil, cli.UsageError{Msg: "--credentials " + path + ": " + err.Error()}
-	}
-	return opts, &f, nil
+	return opts, f, nil
 }
 
 // explicitFlags lists the flags given on the command line.
@@ -155,17 +147,14 @@ func explicitFlags(fs *cli.FlagSet) map[string]bool {
 }
 
 // playerIdentity reads a player's credentials file, if any, and settles its name: --name,
-// or else the credentials' name. A player credential is good for its own name only, since
-// the server lets it use no other player's subjects.
+// or else the credentials' name (auth.File.PlayerName).
 func playerIdentity(path, name string) ([]nats.Option, *auth.File, string, error) {
 	opts, f, err := credentialOptions(path)
 	if err != nil || f == nil {
 		return opts, f, name, err
 	}
-	if name == "" {
-		name = f.Name
-	}
-	if f.Role == store.RolePlayer && name != f.Name {
+	name, ok := f.PlayerName(name)
+	if !ok {
 		return nil, nil, "", cli.Usagef("--name %s: the credentials in %s are player %s's, and the server lets them play as %s only", name, path, f.Name, f.Name)
 	}
 	return opts, f, name, nil

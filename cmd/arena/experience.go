@@ -14,6 +14,7 @@ import (
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/experiencerun"
+	"github.com/arenaref/arena/lab/train"
 	"github.com/arenaref/arena/players/agents/experience"
 )
 
@@ -95,7 +96,7 @@ func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return cli.Usagef("--game: %v", err)
 	}
-	ops, err := parseOpponents(*opponents)
+	ops, err := train.ParseOpponents(*opponents, "")
 	if err != nil || len(ops) == 0 {
 		return cli.Usagef("--opponents: need at least one opponent (%v)", err)
 	}

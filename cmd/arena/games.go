@@ -101,10 +101,7 @@ func eventName(tid int64, gameName string) string {
 // openGames reads games from a database that must exist: one tournament's, or all of them
 // (of one game, if given), in tournament order.
 func openGames(ctx context.Context, dbPath string, tid int64, gameName string) ([]store.Game, error) {
-	if _, err := os.Stat(dbPath); err != nil {
-		return nil, cli.Usagef("--db: %v", err)
-	}
-	db, err := sqlite.Open(ctx, dbPath)
+	db, err := openExistingDB(ctx, dbPath)
 	if err != nil {
 		return nil, err
 	}
@@ -116,4 +113,12 @@ func openGames(ctx context.Context, dbPath string, tid int64, gameName string) (
 		return db.Games(ctx, tid)
 	}
 	return organizer.AllGames(ctx, db, gameName)
+}
+
+// openExistingDB opens the database of --db of a command that reads one: it must exist.
+func openExistingDB(ctx context.Context, path string) (*sqlite.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, cli.Usagef("--db: %v", err)
+	}
+	return sqlite.Open(ctx, path)
 }

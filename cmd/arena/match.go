@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/internal/cli"
@@ -62,7 +63,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	s.SPRT = test // recorded with the match, for the web view's graph of the test
 	var err error
-	if s.Players, s.Agents, err = organizer.ParsePlayers([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
+	if s.Players, s.Agents, err = agent.ParseSpecs([]string{fs.Arg(0), fs.Arg(1)}); err != nil {
 		return cli.Usagef("players: %v", err)
 	}
 	var openingsText string
@@ -80,8 +81,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
+	// The note, when not "", tells the user that the match plays another number of games
+	// than asked; without --games, a match that the openings cut short is no surprise.
 	var gamesNote string
-	s.Rounds, gamesNote = matchRounds(maxGames, nOpenings, explicitFlags(fs)["games"])
+	var cut bool
+	switch s.Rounds, cut = organizer.MatchRounds(maxGames, nOpenings); {
+	case cut && explicitFlags(fs)["games"]:
+		gamesNote = fmt.Sprintf("--games %d: the openings file has %d openings, each played with both colours: %d games", maxGames, nOpenings, 2*nOpenings)
+	case !cut && maxGames%2 == 1:
+		gamesNote = fmt.Sprintf("--games %d rounded up to %d so that each player has each colour equally often", maxGames, maxGames+1)
+	}
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & 0x7fffffff
 	}
@@ -153,25 +162,4 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "recorded as tournament %d in %s\n", id, dbPath)
 	return nil
-}
-
-// matchRounds returns the rounds of a match of at most games games, each round a pair of
-// games with colours swapped, so that neither player gets the first move more often (a
-// lone last game would tilt the score towards the first mover). An odd number of games is
-// rounded up. With openings (a count above 0) each round plays the next opening, and the
-// match ends when they run out. note, when not "", tells the user that the match plays
-// another number of games than asked; explicit says --games was given, without which a
-// match that the openings cut short is no surprise.
-func matchRounds(games, openings int, explicit bool) (rounds int, note string) {
-	rounds = (games + 1) / 2
-	if openings > 0 && openings < rounds {
-		if explicit {
-			note = fmt.Sprintf("--games %d: the openings file has %d openings, each played with both colours: %d games", games, openings, 2*openings)
-		}
-		return openings, note
-	}
-	if games%2 == 1 {
-		note = fmt.Sprintf("--games %d rounded up to %d so that each player has each colour equally often", games, games+1)
-	}
-	return rounds, note
 }

@@ -12,32 +12,6 @@ import (
 	"github.com/arenaref/arena/store/sqlite"
 )
 
-func TestMatchRounds(t *testing.T) {
-	tests := []struct {
-		name            string
-		games, openings int
-		explicit        bool
-		wantRounds      int
-		wantNote        string
-	}{
-		{"even", 1000, 0, false, 500, ""},
-		{"odd rounded up", 3, 0, true, 2, "--games 3 rounded up to 4 so that each player has each colour equally often"},
-		{"odd rounded up, 9", 9, 0, true, 5, "--games 9 rounded up to 10 so that each player has each colour equally often"},
-		{"openings: one round each", 1000, 3, false, 3, ""},
-		{"openings cut an explicit --games short", 10, 3, true, 3, "--games 10: the openings file has 3 openings, each played with both colours: 6 games"},
-		{"more openings than games", 4, 322, true, 2, ""},
-		{"more openings than games, odd", 3, 322, true, 2, "--games 3 rounded up to 4 so that each player has each colour equally often"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			rounds, note := matchRounds(tc.games, tc.openings, tc.explicit)
-			if rounds != tc.wantRounds || note != tc.wantNote {
-				t.Errorf("matchRounds(%d, %d, %v) = %d, %q; want %d, %q", tc.games, tc.openings, tc.explicit, rounds, note, tc.wantRounds, tc.wantNote)
-			}
-		})
-	}
-}
-
 // TestMatchGamesRounded checks that arena match says, before it starts, that an odd --games
 // is rounded up, plays that many games, and says nothing for an even number; and that with
 // --openings it plays every opening with both colours.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/arenaref/arena/internal/cli"
@@ -27,10 +26,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		return cli.Usagef("--db: %v", err)
-	}
-	db, err := sqlite.Open(ctx, *dbPath)
+	db, err := openExistingDB(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return cli.Usagef("--config: %v", err)
 		}
 	case resume == 0:
-		if s.Players, s.Agents, err = organizer.ParsePlayers(cli.SplitList(playersFlag)); err != nil {
+		if s.Players, s.Agents, err = agent.ParseSpecs(cli.SplitList(playersFlag)); err != nil {
 			return cli.Usagef("--players: %v", err)
 		}
 		s.Seeds = cli.SplitList(seedsFlag)

@@ -16,7 +16,6 @@ import (
 	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/lab/coevo"
 	"github.com/arenaref/arena/lab/train"
-	"github.com/arenaref/arena/organizer"
 )
 
 // runTrain trains a learned-weight player (Othello, checkers or give-away checkers) in
@@ -78,7 +77,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *generations < 1 || *population < 2 || *tuneGames < 1 || *finalGames < 1 {
 			return cli.Usagef("--method tune: --generations, --tune-games and --final-games must be at least 1, --population at least 2")
 		}
-		ops, err := parseTrainOpponents(*opponents, "")
+		ops, err := train.ParseOpponents(*opponents, "")
 		if err != nil {
 			return cli.Usagef("--opponents: %v", err)
 		}
@@ -92,10 +91,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Alpha: *alpha, Lambda: *lambda, Depth: *depth, Init: *initW, Pairs: *pairs, Credit: *credit, EvoSigma: *evoSigma,
 		Every: *every, TestGames: *testGames, RandomPlies: *randomPlies, TestFirst: *testFirst,
 	}
-	if cfg.Opponents, err = parseTrainOpponents(*opponents, train.PoolTrain); err != nil {
+	if cfg.Opponents, err = train.ParseOpponents(*opponents, train.PoolTrain); err != nil {
 		return cli.Usagef("--opponents: %v", err)
 	}
-	if cfg.Test, err = parseTrainOpponents(*test, train.PoolTest); err != nil {
+	if cfg.Test, err = train.ParseOpponents(*test, train.PoolTest); err != nil {
 		return cli.Usagef("--test: %v", err)
 	}
 	if *ckptEvery < 1 {
@@ -116,23 +115,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bar := newTrainProgress(stderr, cfg.Games, t.State().Played)
 	bar.test = cfg.Test
 	recent := &train.Window{Size: 500}
-	err = t.Run(ctx, func(ev train.Event) {
+	err = t.RunCheckpointed(ctx, ckpt, *ckptEvery, func(ev train.Event) {
 		recent.Add(ev.Result)
 		bar.update(ev, recent, stderr)
-		if ev.Game%*ckptEvery == 0 && ev.Game < cfg.Games {
-			if err := t.SaveCheckpoint(ckpt); err != nil {
-				fmt.Fprintf(stderr, "checkpoint: %v\n", err)
-			}
-		}
-	})
+	}, func(err error) { fmt.Fprintf(stderr, "checkpoint: %v\n", err) })
 	bar.Finish()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			if serr := t.SaveCheckpoint(ckpt); serr != nil {
-				return fmt.Errorf("stopped at game %d, and the checkpoint failed: %w", t.State().Played, serr)
-			}
-			return fmt.Errorf("interrupted at game %d; checkpoint %s written: run the same command again to carry on", t.State().Played, ckpt)
-		}
+	var ie *train.InterruptedError
+	if errors.As(err, &ie) && ie.Err == nil {
+		return fmt.Errorf("%w: run the same command again to carry on", err)
+	} else if err != nil {
 		return err
 	}
 	f, err := t.File(version)
@@ -169,47 +160,6 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // methodCoevo is the co-evolution of strategy networks (lab/coevo), which
 // arena train runs beside the methods of lab/train.
 const methodCoevo = "coevo"
-
-// parseOpponents reads an opponent list in the syntax of tournament --players.
-func parseOpponents(list string) ([]train.Opponent, error) { return parseTrainOpponents(list, "") }
-
-// parseTrainOpponents reads an opponent list in the syntax of tournament --players,
-// where, given a pool, random-weights:N stands for N members of that random-weights
-// pool.
-func parseTrainOpponents(list, pool string) ([]train.Opponent, error) {
-	if strings.TrimSpace(list) == "" {
-		return nil, nil
-	}
-	var ops []train.Opponent
-	var rest []string
-	for _, item := range strings.Split(list, ",") {
-		n, ok := strings.CutPrefix(item, train.RandomWeights+":")
-		if !ok || pool == "" {
-			rest = append(rest, item)
-			continue
-		}
-		k, err := strconv.Atoi(n)
-		if err != nil || k < 1 || k > 10000 {
-			return nil, fmt.Errorf("%q: want %s:N with N from 1 to 10000", item, train.RandomWeights)
-		}
-		if len(ops) > 0 {
-			return nil, fmt.Errorf("%q: one random-weights pool per list", item)
-		}
-		ops = train.RandomWeightsPool(pool, k)
-	}
-	names, specs, err := organizer.ParsePlayers(rest)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range names {
-		as, ok := specs[n]
-		if !ok {
-			as = organizer.AgentSpec{Agent: n}
-		}
-		ops = append(ops, train.Opponent{Name: n, Agent: as.Agent, Params: as.Params})
-	}
-	return ops, nil
-}
 
 // trainProgress shows a progress bar with the running win rate on a terminal, and one
 // line per curve point otherwise.

@@ -19,4 +19,8 @@
 // pools are drawn from different random streams of the run's seed, so a test opponent is
 // never one met in training, and every method trained with one seed meets the same
 // opponents.
+//
+// ParseOpponents reads an opponent list as `arena train --opponents` takes it, and
+// RunCheckpointed runs a training with checkpoints every N games and on interruption
+// (InterruptedError), so that a stopped run carries on with Open.
 package train

@@ -89,7 +89,7 @@ func TestSpecFileTypeErrors(t *testing.T) {
 // network (arena submit), to the parser and the compiler: any input must give a spec or an
 // error naming the file, never a panic.
 func FuzzTournamentFile(f *testing.F) {
-	for _, name := range []string{"../docs/examples/cup.toml", "../docs/examples/course.toml"} {
+	for _, name := range []string{"../docs/examples/cup.toml", "../docs/examples/course.toml", "../docs/examples/league.toml"} {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -2,10 +2,10 @@ package organizer
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -24,14 +24,9 @@ func (dm *Daemon) Serve(ctx context.Context, nc *nats.Conn) (stop func(), err er
 		protocol.SubjectAPICancel:  {protocol.TypeAPICancel, dm.Cancel},
 		protocol.SubjectAPIPlayers: {protocol.TypeAPIPlayers, dm.Players},
 	}
-	var subs []*nats.Subscription
-	stop = func() {
-		for _, s := range subs {
-			_ = s.Unsubscribe()
-		}
-	}
+	subs := make(map[string]nats.MsgHandler, len(handlers))
 	for subject, h := range handlers {
-		sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
+		subs[subject] = func(m *nats.Msg) {
 			var reply protocol.APIReply
 			if req, err := protocol.DecodeAPIRequest(m.Data, h.want); err != nil {
 				reply = protocol.APIError(protocol.APIBadRequest, "%v", err)
@@ -41,16 +36,7 @@ func (dm *Daemon) Serve(ctx context.Context, nc *nats.Conn) (stop func(), err er
 			if err := m.Respond(protocol.Encode(reply)); err != nil {
 				dm.log.Warn().Err(err).Str("subject", subject).Msg("cannot answer an API request")
 			}
-		})
-		if err != nil {
-			stop()
-			return nil, fmt.Errorf("subscribe %s: %w", subject, err)
 		}
-		subs = append(subs, sub)
 	}
-	if err := nc.Flush(); err != nil {
-		stop()
-		return nil, fmt.Errorf("nats: %w", err)
-	}
-	return stop, nil
+	return bus.Subscribe(nc, subs)
 }

@@ -85,25 +85,7 @@ func (e *Engines) Serve(ctx context.Context, nc *nats.Conn) (stop func(), err er
 			}
 		},
 	}
-	var subs []*nats.Subscription
-	stop = func() {
-		for _, s := range subs {
-			_ = s.Unsubscribe()
-		}
-	}
-	for subject, h := range handlers {
-		sub, err := nc.Subscribe(subject, h)
-		if err != nil {
-			stop()
-			return nil, fmt.Errorf("subscribe %s: %w", subject, err)
-		}
-		subs = append(subs, sub)
-	}
-	if err := nc.Flush(); err != nil {
-		stop()
-		return nil, fmt.Errorf("engines: %w", err)
-	}
-	return stop, nil
+	return bus.Subscribe(nc, handlers)
 }
 
 // ArchiveRoom is what a message carrying an archive needs beyond the archive: its headers

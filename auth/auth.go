@@ -77,6 +77,23 @@ func CheckRole(role string) error {
 	return fmt.Errorf("%w %q: want %s", ErrRole, role, strings.Join(Roles, ", "))
 }
 
+// RoleUse is how a client of role uses the credentials file file: the arena commands it
+// runs with them, one per line ("" for a spectator, which reads the bus with any client).
+func RoleUse(role, file string) string {
+	switch role {
+	case RolePlayer:
+		return fmt.Sprintf("The player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine\n"+
+			"or submits its engine with: arena submit-engine --nats nats://HOST:4222 --credentials %s engine.tar.gz", file, file)
+	case RoleAdmin:
+		return fmt.Sprintf("Use it with: arena submit|status|cancel|players --nats nats://HOST:4222 --credentials %s", file)
+	case RoleHost:
+		return fmt.Sprintf("Use it with: arena host --nats nats://HOST:4222 --credentials %s --dir DIR", file)
+	case RoleReferee:
+		return fmt.Sprintf("Use it with: arena referee --nats nats://HOST:4222 --credentials %s (with a server configured by arena credentials export)", file)
+	}
+	return ""
+}
+
 // ErrName is wrapped by errors about a name a credential cannot have.
 var ErrName = errors.New("auth: invalid name")
 

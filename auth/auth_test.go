@@ -347,3 +347,25 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("the link's target was written: %v", err)
 	}
 }
+
+func TestRoleUse(t *testing.T) {
+	tests := []struct {
+		role string
+		want string // the command the role runs; "" for none
+	}{
+		{RolePlayer, "arena engine --nats nats://HOST:4222 --credentials x.cred"},
+		{RoleAdmin, "arena submit|status|cancel|players --nats nats://HOST:4222 --credentials x.cred"},
+		{RoleHost, "arena host --nats nats://HOST:4222 --credentials x.cred"},
+		{RoleReferee, "arena referee --nats nats://HOST:4222 --credentials x.cred"},
+		{RoleSpectator, ""},
+	}
+	for _, tt := range tests {
+		got := RoleUse(tt.role, "x.cred")
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("RoleUse(%s) = %q, want one with %q", tt.role, got, tt.want)
+		}
+	}
+	if got := RoleUse(RolePlayer, "x.cred"); !strings.Contains(got, "arena submit-engine --nats nats://HOST:4222 --credentials x.cred engine.tar.gz") {
+		t.Errorf("a player's use %q does not say how to submit an engine", got)
+	}
+}

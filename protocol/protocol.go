@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/arenaref/arena/internal/names"
 	"github.com/arenaref/arena/internal/strictjson"
@@ -189,6 +190,20 @@ type SearchInfo struct {
 // MaxNote is the longest SearchInfo.Note.
 const MaxNote = 256
 
+// MaxLabel is the longest agent name or version a Hello carries, and the most games it lists.
+const MaxLabel = 64
+
+// Clip cuts the text s to at most n bytes, at a character boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // TurnReply answers a TurnRequest. GameID and Ply must echo the request's; Move is a legal
 // move in the game's notation, or Resign.
 type TurnReply struct {
@@ -294,7 +309,7 @@ func DecodeHello(data []byte) (Hello, error) {
 	if err := CheckName("player name", m.Name); err != nil {
 		return Hello{}, err
 	}
-	if len(m.Agent) > 64 || len(m.Version) > 64 || len(m.Games) > 64 {
+	if len(m.Agent) > MaxLabel || len(m.Version) > MaxLabel || len(m.Games) > MaxLabel {
 		return Hello{}, fmt.Errorf("%w: agent, version or games too long", ErrMalformed)
 	}
 	return m, nil

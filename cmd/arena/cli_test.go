@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arenaref/arena/internal/cli"
 )
 
 // TestUsageSummaries checks what arena --help says of commands whose scope has grown.
@@ -36,13 +40,32 @@ func TestUsageSummaries(t *testing.T) {
 	}
 }
 
+// command is arena's command called name.
+func command(name string) (cli.Subcommand, bool) {
+	for _, c := range commands() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return cli.Subcommand{}, false
+}
+
+// runCommand runs arena's command name with args, as arena does, and returns its error.
+func runCommand(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	c, ok := command(name)
+	if !ok {
+		return fmt.Errorf("no command %s", name)
+	}
+	return c.Exec(ctx, "arena", args, stdout, stderr)
+}
+
 // commandPaths lists every command and subcommand: "tournament", "credentials add".
 func commandPaths() []string {
 	var paths []string
 	for _, c := range commands() {
-		paths = append(paths, c.name)
-		for _, s := range subcommandsOf(c.name) {
-			paths = append(paths, c.name+" "+s.Name)
+		paths = append(paths, c.Name)
+		for _, s := range c.Subcommands {
+			paths = append(paths, c.Name+" "+s.Name)
 		}
 	}
 	return paths
@@ -63,8 +86,8 @@ func TestHelpEverywhere(t *testing.T) {
 				if code != 0 || stdout != "" || !(strings.HasPrefix(stderr, "Usage: arena "+path+" ") || strings.HasPrefix(stderr, "Usage: arena "+path+"\n")) {
 					t.Errorf("exit %d, stdout %q, stderr %q; want 0 and the usage of arena %s", code, stdout, stderr, path)
 				}
-				if subs := subcommandsOf(path); len(subs) > 0 {
-					for _, s := range subs {
+				if c, ok := command(path); ok {
+					for _, s := range c.Subcommands {
 						if !strings.Contains(stderr, "\n  "+s.Name+" ") {
 							t.Errorf("the help of %s does not list %s:\n%s", path, s.Name, stderr)
 						}
@@ -89,8 +112,8 @@ func TestCompletionBash(t *testing.T) {
 		}
 	}
 	for _, c := range commands() {
-		if !slices.Contains(listed, c.name) {
-			t.Errorf("the script's commands %v lack %s", listed, c.name)
+		if !slices.Contains(listed, c.Name) {
+			t.Errorf("the script's commands %v lack %s", listed, c.Name)
 		}
 	}
 	var tournamentFlags []string

@@ -25,9 +25,5 @@ func runCompletion(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // writeBashCompletion writes the bash completion script of arena's commands.
 func writeBashCompletion(ctx context.Context, w io.Writer) error {
-	var cmds []cli.Command
-	for _, c := range commands() {
-		cmds = append(cmds, cli.Command{Name: c.name, Run: c.run, Subcommands: subcommandsOf(c.name)})
-	}
-	return cli.WriteBashCompletion(ctx, w, "arena", version, cmds)
+	return cli.WriteBashCompletion(ctx, w, "arena", version, commands())
 }

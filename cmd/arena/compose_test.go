@@ -50,11 +50,7 @@ func checkArenaArgs(t *testing.T, where string, args []string) {
 		t.Errorf("%s: no arena command", where)
 		return
 	}
-	known := false
-	for _, c := range commands() {
-		known = known || c.name == args[0]
-	}
-	if !known {
+	if _, known := command(args[0]); !known {
 		t.Errorf("%s: %q is not an arena subcommand", where, args[0])
 		return
 	}

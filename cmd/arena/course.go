@@ -12,11 +12,6 @@ import (
 	"github.com/arenaref/arena/organizer/course"
 )
 
-// runCourse is `arena course init`: a course competition from a roster.
-func runCourse(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return cli.RunSubcommand(ctx, "arena course", courseSubcommands(), args, stdout, stderr)
-}
-
 func courseSubcommands() []cli.Subcommand {
 	return []cli.Subcommand{
 		{Name: "init", Summary: "make a course from a roster: credentials for every student, the spectator, the host and the teacher, a ladder in the database, and the students' README", Run: courseInit},

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -195,28 +196,45 @@ func TestCourseEndToEnd(t *testing.T) {
 	if len(board.Rows) != len(entrants) {
 		t.Errorf("%d entries, want %d (one per entrant)", len(board.Rows), len(entrants))
 	}
-	// Matchmaking shares the ladder phase's games among the entrants present; the final
-	// round robin adds its games to the finalists only (Games counts both), so it is left
-	// out here. Entrants are compared with the others of their wave: those that joined
-	// together. The first wave's head start grows with the machine's load (under the race
-	// detector in CI, wave 0 averaged 51 games against 36 and 35 for the later waves, all
-	// within 21% of their wave's mean), so a mean over all waves would measure the load.
+	// Matchmaking shares the ladder phase's games among the entrants present: the entry with
+	// the fewest games plays next, so none is starved and a newcomer catches up with the
+	// field. Its opponent is the most informative one, so entries with close neighbours
+	// play more than the least-played: counts are not equal, and are checked for what the
+	// rule promises. Entrants are placed by when they joined (LeaderRow.Joined, which the
+	// referee stamps): the waves only say when the test starts them, and a hosted entrant's
+	// submission holds up the rest of its wave by a load-dependent time. The final round
+	// robin adds its games to the finalists only (Games counts both), so it is left out.
 	if active > 0 {
-		waveGames, waveCount := map[int]int{}, map[int]int{}
-		for _, r := range ranked {
-			w := byName[r.Player].Wave
-			waveGames[w] += r.Games - r.FinalGames
-			waveCount[w]++
+		ladderEnd := start.Add(deadline)
+		presence := func(r organizer.LeaderRow) float64 { return max(ladderEnd.Sub(r.Joined).Seconds(), 1) }
+		ladder := func(r organizer.LeaderRow) int { return r.Games - r.FinalGames }
+		byJoin := slices.Clone(ranked)
+		sort.SliceStable(byJoin, func(i, j int) bool { return byJoin[i].Joined.Before(byJoin[j].Joined) })
+		var totalPresence float64
+		counts := make([]int, len(byJoin))
+		for i, r := range byJoin {
+			totalPresence += presence(r)
+			counts[i] = ladder(r)
 		}
-		for _, r := range ranked {
-			w := byName[r.Player].Wave
-			mean := float64(waveGames[w]) / float64(waveCount[w])
-			ladder := r.Games - r.FinalGames
-			if d := float64(ladder) - mean; d > 0.25*mean || d < -0.25*mean {
-				t.Errorf("%s played %d rated ladder games; the mean of its wave (%d) is %.1f (more than 25%% off)", r.Player, ladder, w, mean)
+		rate := float64(total) / totalPresence
+		slices.Sort(counts)
+		median := float64(counts[len(counts)/2])
+		for i, r := range byJoin {
+			want := rate * presence(r)
+			t.Logf("%s joined at %4.1fs, on the ladder %4.1fs: %d rated ladder games (%.1f at the mean rate)", r.Player, r.Joined.Sub(start).Seconds(), presence(r), ladder(r), want)
+			// Not starved: at least three quarters of the median, or of its share by time
+			// when it came too late to catch up.
+			if floor := 0.75 * min(median, want); float64(ladder(r)) < floor {
+				t.Errorf("%s played %d rated ladder games, under %.1f (three quarters of the median %.0f, or of its share by time %.1f): starved", r.Player, ladder(r), floor, median, want)
+			}
+			// Not left behind by a later entrant: the fewest games play first.
+			for _, later := range byJoin[i+1:] {
+				if later.Joined.After(r.Joined.Add(time.Second)) && float64(ladder(r)) < 0.85*float64(ladder(later)) {
+					t.Errorf("%s played %d rated ladder games, and %s, who joined %.1fs later, %d", r.Player, ladder(r), later.Player, later.Joined.Sub(r.Joined).Seconds(), ladder(later))
+				}
 			}
 		}
-		t.Logf("rated ladder games per active entrant: mean %.1f", float64(total)/float64(active))
+		t.Logf("rated ladder games per active entrant: mean %.1f, median %.0f; %.2f per second on the ladder", float64(total)/float64(active), median, rate)
 	}
 	rho := spearman(ranked, byName)
 	t.Logf("Spearman's rank correlation of the final ranking with the strength order: %.3f over %d entries", rho, len(ranked))

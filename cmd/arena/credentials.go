@@ -20,12 +20,6 @@ import (
 	"github.com/arenaref/arena/store/sqlite"
 )
 
-// runCredentials is `arena credentials add|list|remove|export`: the credentials of a secured
-// bus, kept in the referee's database (hashes and public keys only).
-func runCredentials(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return cli.RunSubcommand(ctx, "arena credentials", credentialsSubcommands(), args, stdout, stderr)
-}
-
 func credentialsSubcommands() []cli.Subcommand {
 	return []cli.Subcommand{
 		{Name: "add", Summary: "make a client's credentials: the secret goes to a file, the database keeps its hash or public key", Run: credentialsAdd},
@@ -103,16 +97,8 @@ func credentialsAdd(ctx context.Context, args []string, stdout, stderr io.Writer
 		file = *out
 	}
 	hint := fmt.Sprintf("%s %s added to %s; a running referee with --auth accepts it within %v.", *role, name, *dbPath, bus.CredentialsPoll)
-	switch *role {
-	case store.RolePlayer:
-		hint += fmt.Sprintf("\nThe player connects with: arena engine --nats nats://HOST:4222 --credentials %s -- ./my-engine", file)
-		hint += fmt.Sprintf("\nor submits its engine with: arena submit-engine --nats nats://HOST:4222 --credentials %s engine.tar.gz", file)
-	case store.RoleAdmin:
-		hint += fmt.Sprintf("\nUse it with: arena submit|status|cancel|players --nats nats://HOST:4222 --credentials %s", file)
-	case store.RoleHost:
-		hint += fmt.Sprintf("\nUse it with: arena host --nats nats://HOST:4222 --credentials %s --dir DIR", file)
-	case store.RoleReferee:
-		hint += fmt.Sprintf("\nUse it with: arena referee --nats nats://HOST:4222 --credentials %s (with a server configured by arena credentials export)", file)
+	if use := auth.RoleUse(*role, file); use != "" {
+		hint += "\n" + use
 	}
 	if toStdout {
 		if _, err := stdout.Write(f.Encode()); err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/arenaref/arena/auth"
 	"github.com/arenaref/arena/bus"
@@ -102,8 +101,8 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		Str("nats", nc.ConnectedUrl()).Msg("engine player ready")
 	err = player.Serve(ctx, nc, player.Config{
 		Name:    *name,
-		Agent:   cutBytes("engine:"+prog, 64),
-		Version: cutBytes(strings.TrimSpace(id.Name+" "+id.Version), 64),
+		Agent:   protocol.Clip("engine:"+prog, protocol.MaxLabel),
+		Version: protocol.Clip(strings.TrimSpace(id.Name+" "+id.Version), protocol.MaxLabel),
 		Games:   []string{base},
 		// One engine process plays one game at a time; see engine.Bridge.
 		Concurrency: 1,
@@ -131,15 +130,4 @@ func engineDialect(proto string, depth int, g game.Game) (func() engine.Dialect,
 		return nil, cli.Usagef("--protocol %s: %v", proto, err)
 	}
 	return newDialect, nil
-}
-
-// cutBytes shortens s to at most n bytes, on a character boundary.
-func cutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -18,12 +18,6 @@ import (
 	"github.com/arenaref/arena/players/agents/experience"
 )
 
-// runExperience runs the experience-base tools: "run" plays the experience player against
-// opponents in process and writes its learning curves; "stats" describes a base.
-func runExperience(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return cli.RunSubcommand(ctx, "arena experience", experienceSubcommands(), args, stdout, stderr)
-}
-
 func experienceSubcommands() []cli.Subcommand {
 	return []cli.Subcommand{
 		{Name: "run", Summary: "play the experience player against opponents in process, with its learning curves", Run: runExperienceRun},

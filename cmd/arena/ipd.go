@@ -14,12 +14,6 @@ import (
 	"github.com/arenaref/arena/lab/ipdsim"
 )
 
-// runIPD runs the iterated prisoner's dilemma research tools; the one subcommand so far is
-// "simulate", the in-process simulator of lab/ipdsim.
-func runIPD(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return cli.RunSubcommand(ctx, "arena ipd", ipdSubcommands(), args, stdout, stderr)
-}
-
 func ipdSubcommands() []cli.Subcommand {
 	return []cli.Subcommand{
 		{Name: "simulate", Summary: "many in-process trials of two agents, tallied by outcome", Run: runIPDSimulate},

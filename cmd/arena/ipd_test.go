@@ -16,10 +16,10 @@ func TestIPDSimulate(t *testing.T) {
 	csvFile := filepath.Join(t.TempDir(), "trials.csv")
 	args := []string{"simulate", "--trials", "200", "--seed", "5", "--random-params", "table1", "--initial", "CC", "--csv", csvFile}
 	var out1, out2, stderr bytes.Buffer
-	if err := runIPD(context.Background(), args, &out1, &stderr); err != nil {
+	if err := runCommand(context.Background(), "ipd", args, &out1, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	if err := runIPD(context.Background(), args[:len(args)-2], &out2, &stderr); err != nil {
+	if err := runCommand(context.Background(), "ipd", args[:len(args)-2], &out2, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if out1.String() != out2.String() {
@@ -36,7 +36,7 @@ func TestIPDSimulate(t *testing.T) {
 
 	// Fixed parameters against a classic strategy.
 	var out bytes.Buffer
-	err = runIPD(context.Background(), []string{"simulate", "--b", "tit-for-tat", "--trials", "10", "--payoff", "fig1",
+	err = runCommand(context.Background(), "ipd", []string{"simulate", "--b", "tit-for-tat", "--trials", "10", "--payoff", "fig1",
 		"--lambda", "0.5", "--aspiration-a", "4", "--initial", "CC"}, &out, &stderr)
 	if err != nil || !strings.Contains(out.String(), "satisficing v tit-for-tat, 10 trials") {
 		t.Errorf("%v\n%s", err, out.String())
@@ -62,14 +62,14 @@ func TestIPDSimulateRejects(t *testing.T) {
 		{"simulate", "--bogus"},
 	} {
 		var stdout, stderr bytes.Buffer
-		err := runIPD(context.Background(), args, &stdout, &stderr)
+		err := runCommand(context.Background(), "ipd", args, &stdout, &stderr)
 		var ue cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if err := runIPD(context.Background(), []string{"simulate", "--help"}, &stdout, &stderr); !errors.Is(err, cli.ErrHelp) ||
+	if err := runCommand(context.Background(), "ipd", []string{"simulate", "--help"}, &stdout, &stderr); !errors.Is(err, cli.ErrHelp) ||
 		!strings.Contains(stderr.String(), "--random-params") {
 		t.Errorf("--help: %v, %q", err, stderr.String())
 	}

@@ -40,12 +40,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	_ "github.com/arenaref/arena/games/all"
@@ -56,56 +54,41 @@ import (
 // version is the program's version, reported in hellos and by "arena version".
 var version = "0.1.0-dev"
 
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-}
-
-func commands() []command {
-	return []command{
-		{"tournament", "run a tournament and print the standings", runTournament},
-		{"match", "play a two-player match, optionally until an SPRT decides", runMatch},
-		{"referee", "run the referee daemon: tournaments submitted over NATS, resumed after restarts", runReferee},
-		{"submit", "send a tournament file to a referee daemon", runSubmit},
-		{"status", "show a referee daemon's tournaments, or one with its standings", runStatus},
-		{"cancel", "cancel a tournament on a referee daemon", runCancel},
-		{"players", "list the players a referee daemon has heard from", runPlayers},
-		{"ratings", "maximum-likelihood ratings with error bars, LOS matrix and crosstable from a database", runRatings},
-		{"games", "list recorded games with how they ended", runGames},
-		{"export", "write recorded games as PGN (Ordo, BayesElo), JSON, CSV or GGF", runExport},
-		{"web", "serve the web view of a database: tournaments, standings, games move by move, live games with --nats", runWeb},
-		{"agents", "list the built-in agents: the games each plays and what it does, with its settings", runAgents},
-		{"player", "run a built-in agent as a player process", runPlayer},
-		{"engine", "run an external engine program as a player (line protocol, GTP or NBoard)", runEngine},
-		{"check-engine", "run an engine through test positions and report what a tournament would forfeit it for", runCheckEngine},
-		{"submit-engine", "submit an engine archive (arena.toml inside) for a host to build and run as your player", runSubmitEngine},
-		{"host", "build and run submitted engines as their players, each in a sandbox", runHost},
-		{"credentials", "per-client credentials of a secured bus: add, list, remove, export (a nats-server configuration)", runCredentials},
-		{"course", "a course competition: course init makes credentials, a ladder and the students' README from a roster (docs/course.md)", runCourse},
-		{"server", "run a standalone NATS server (embedded nats-server)", runServer},
-		{"healthcheck", "check that a NATS server (and with --referee, a referee daemon) answers; exit 0 or 1", runHealthcheck},
-		{"ipd", "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", runIPD},
-		{"train", "train a learned-weight player for Othello, checkers or give-away checkers (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", runTrain},
-		{"experience", "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", runExperience},
-		{"openings", "generate an opening set: every distinct position after N plies", runOpenings},
-		{"capture-problems", "generate capture problems from GNU Go playing itself, labelled by its tactical reading", runCaptureProblems},
-		{"solve", "solve capture problems of Go with iterative widening (one problem, or a set and the paper's tables)", runSolve},
-		{"tune-checkers", "train minimax's checkers weights by TDLeaf(lambda) (tune-checkers train) and chart their matches by depth (tune-checkers chart); docs/chinook.md", runTuneCheckers},
-		{"perft", "count the leaves of a game's move tree (rules check and speed test)", runPerft},
-		{"completion", "print a shell completion script: arena completion bash", runCompletion},
-		{"version", "print the version", runVersion},
+// commands are arena's commands, in the order its help lists them.
+func commands() []cli.Subcommand {
+	return []cli.Subcommand{
+		{Name: "tournament", Summary: "run a tournament and print the standings", Run: runTournament},
+		{Name: "match", Summary: "play a two-player match, optionally until an SPRT decides", Run: runMatch},
+		{Name: "referee", Summary: "run the referee daemon: tournaments submitted over NATS, resumed after restarts", Run: runReferee},
+		{Name: "submit", Summary: "send a tournament file to a referee daemon", Run: runSubmit},
+		{Name: "status", Summary: "show a referee daemon's tournaments, or one with its standings", Run: runStatus},
+		{Name: "cancel", Summary: "cancel a tournament on a referee daemon", Run: runCancel},
+		{Name: "players", Summary: "list the players a referee daemon has heard from", Run: runPlayers},
+		{Name: "ratings", Summary: "maximum-likelihood ratings with error bars, LOS matrix and crosstable from a database", Run: runRatings},
+		{Name: "games", Summary: "list recorded games with how they ended", Run: runGames},
+		{Name: "export", Summary: "write recorded games as PGN (Ordo, BayesElo), JSON, CSV or GGF", Run: runExport},
+		{Name: "web", Summary: "serve the web view of a database: tournaments, standings, games move by move, live games with --nats", Run: runWeb},
+		{Name: "agents", Summary: "list the built-in agents: the games each plays and what it does, with its settings", Run: runAgents},
+		{Name: "player", Summary: "run a built-in agent as a player process", Run: runPlayer},
+		{Name: "engine", Summary: "run an external engine program as a player (line protocol, GTP or NBoard)", Run: runEngine},
+		{Name: "check-engine", Summary: "run an engine through test positions and report what a tournament would forfeit it for", Run: runCheckEngine},
+		{Name: "submit-engine", Summary: "submit an engine archive (arena.toml inside) for a host to build and run as your player", Run: runSubmitEngine},
+		{Name: "host", Summary: "build and run submitted engines as their players, each in a sandbox", Run: runHost},
+		{Name: "credentials", Summary: "per-client credentials of a secured bus: add, list, remove, export (a nats-server configuration)", Subcommands: credentialsSubcommands()},
+		{Name: "course", Summary: "a course competition: course init makes credentials, a ladder and the students' README from a roster (docs/course.md)", Subcommands: courseSubcommands()},
+		{Name: "server", Summary: "run a standalone NATS server (embedded nats-server)", Run: runServer},
+		{Name: "healthcheck", Summary: "check that a NATS server (and with --referee, a referee daemon) answers; exit 0 or 1", Run: runHealthcheck},
+		{Name: "ipd", Summary: "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", Subcommands: ipdSubcommands()},
+		{Name: "train", Summary: "train a learned-weight player for Othello, checkers or give-away checkers (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", Run: runTrain},
+		{Name: "experience", Summary: "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", Subcommands: experienceSubcommands()},
+		{Name: "openings", Summary: "generate an opening set: every distinct position after N plies", Run: runOpenings},
+		{Name: "capture-problems", Summary: "generate capture problems from GNU Go playing itself, labelled by its tactical reading", Run: runCaptureProblems},
+		{Name: "solve", Summary: "solve capture problems of Go with iterative widening (one problem, or a set and the paper's tables)", Run: runSolve},
+		{Name: "tune-checkers", Summary: "train minimax's checkers weights by TDLeaf(lambda) (tune-checkers train) and chart their matches by depth (tune-checkers chart); docs/chinook.md", Subcommands: tuneCheckersSubcommands()},
+		{Name: "perft", Summary: "count the leaves of a game's move tree (rules check and speed test)", Run: runPerft},
+		{Name: "completion", Summary: "print a shell completion script: arena completion bash", Run: runCompletion},
+		{Name: "version", Summary: "print the version", Run: runVersion},
 	}
-}
-
-// commandNames lists the commands, in the order of commands().
-func commandNames() []string {
-	var names []string
-	for _, c := range commands() {
-		names = append(names, c.name)
-	}
-	return names
 }
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -124,58 +107,15 @@ func main() {
 	os.Exit(code)
 }
 
-// run executes one command line and returns the process exit status: 0 on success, 2 for
-// a usage error, 1 for any other failure. Every failure is one line on stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) >= 2 && args[0] == "help" {
-		// "arena help tournament" is "arena tournament -h", "arena help ipd simulate" is
-		// "arena ipd simulate -h".
-		args = append(append([]string{}, args[1:]...), "-h")
+// program is arena's command line: its commands, and the lines of its help.
+func program() cli.Program {
+	return cli.Program{
+		Name: "arena", Summary: "a tournament arena and referee for board games over NATS", Commands: commands(),
+		Footer: "Run 'arena COMMAND -h' or 'arena help COMMAND' for a command's flags;\n'source <(arena completion bash)' completes commands and flags in bash.",
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		printUsage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	for _, c := range commands() {
-		if c.name != args[0] {
-			continue
-		}
-		err := c.run(ctx, args[1:], stdout, stderr)
-		name := "arena " + c.name
-		var in cli.InCommand
-		if errors.As(err, &in) {
-			name = in.Path
-		}
-		switch {
-		case err == nil:
-			return 0
-		case errors.Is(err, cli.ErrHelp):
-			return 0
-		case errors.As(err, new(cli.UsageError)):
-			fmt.Fprintf(stderr, "%s: %v (see '%s -h')\n", name, err, name)
-			return 2
-		default:
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
-			return 1
-		}
-	}
-	msg := fmt.Sprintf("arena: unknown command %q", args[0])
-	if s := cli.DidYouMean(strings.TrimLeft(args[0], "-"), commandNames(), cli.Quoted); s != "" {
-		msg += ";" + s
-	}
-	fmt.Fprintf(stderr, "%s (see 'arena help')\n", msg)
-	return 2
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "arena: a tournament arena and referee for board games over NATS")
-	fmt.Fprintln(w, "\nUsage: arena COMMAND [flags]\n\nCommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nRun 'arena COMMAND -h' or 'arena help COMMAND' for a command's flags;")
-	fmt.Fprintln(w, "'source <(arena completion bash)' completes commands and flags in bash.")
+// run executes one command line and returns the process exit status (cli.Program.Run).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return program().Run(ctx, args, stdout, stderr)
 }

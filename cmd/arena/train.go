@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -240,15 +239,12 @@ func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error
 	}
 	start := time.Now()
 	s, err := coevo.RunSeries(ctx, coevo.Config{Population: f.population, Generations: f.generations, Seed: f.seed}, f.runs, func(seed uint64, res coevo.Result) {
-		fmt.Fprintf(stdout, "seed %d: heuristic beaten at generation %s, exhaustive search at %s (%d generations)\n",
-			seed, gen(res.FirstBeatHS), gen(res.FirstBeatES), len(res.Generations))
+		fmt.Fprintln(stdout, res.Describe(seed))
 	})
 	if err != nil {
 		return err
 	}
-	meanHS, beatenHS, meanES, beatenES := s.FirstBeats()
-	fmt.Fprintf(stdout, "mean generation of the first win: heuristic %s (%d of %d runs), exhaustive search %s (%d of %d runs); %s\n",
-		mean(meanHS, beatenHS), beatenHS, f.runs, mean(meanES, beatenES), beatenES, f.runs, humantime.Round(time.Since(start)))
+	fmt.Fprintf(stdout, "%s; %s\n", s.Summary(), humantime.Round(time.Since(start)))
 	file, err := s.File()
 	if err != nil {
 		return err
@@ -262,18 +258,4 @@ func runCoevo(ctx context.Context, f coevoFlags, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "wrote %s, %s.csv, %s.svg\n", f.out, base, base)
 	return nil
-}
-
-func gen(n int) string {
-	if n == 0 {
-		return "never"
-	}
-	return strconv.Itoa(n)
-}
-
-func mean(m float64, n int) string {
-	if n == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(m, 'f', 1, 64)
 }

@@ -19,12 +19,6 @@ import (
 	"github.com/arenaref/arena/players/agents/minimax"
 )
 
-// runTuneCheckers trains the weights of minimax's checkers evaluation by TDLeaf(lambda)
-// and draws the evaluation matches' results (docs/chinook.md).
-func runTuneCheckers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return cli.RunSubcommand(ctx, "arena tune-checkers", tuneCheckersSubcommands(), args, stdout, stderr)
-}
-
 func tuneCheckersSubcommands() []cli.Subcommand {
 	return []cli.Subcommand{
 		{Name: "train", Summary: "train minimax's checkers weights from zero by TDLeaf(lambda), against the hand-tuned player or by self-play, in process", Run: runTuneCheckersTrain},
@@ -121,14 +115,7 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 		return err
 	}
 	base := strings.TrimSuffix(*out, ".json")
-	if err := atomicfile.Write(base+".csv", curve.WriteCSV); err != nil {
-		return err
-	}
-	ch, err := curve.Chart(fmt.Sprintf("TDLeaf %s learning at depth %d (alpha %g)", cfg.Mode, cfg.Depth, cfg.Alpha))
-	if err == nil {
-		err = atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
-	}
-	if err != nil {
+	if err := curve.WriteFiles(base, fmt.Sprintf("TDLeaf %s learning at depth %d (alpha %g)", cfg.Mode, cfg.Depth, cfg.Alpha)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "trained %s at depth %d: %d games in %s; weights in %s, curve in %s.csv and %s.svg\n",

@@ -31,7 +31,7 @@ func TestTuneCheckersTrain(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "w.json")
 	var stdout, stderr bytes.Buffer
-	err := runTuneCheckers(context.Background(), []string{"train", "--mode", "teacher", "--depth", "2", "--games", "6",
+	err := runCommand(context.Background(), "tune-checkers", []string{"train", "--mode", "teacher", "--depth", "2", "--games", "6",
 		"--openings", checkersOpenings(t), "--out", out, "--alpha", "0.001", "--test", "--test-openings", "1", "--tt", "1"}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
@@ -84,7 +84,7 @@ func TestTuneCheckersErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := runTuneCheckers(context.Background(), tc.args, &stdout, &stderr)
+			err := runCommand(context.Background(), "tune-checkers", tc.args, &stdout, &stderr)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one mentioning %q", err, tc.want)
 			}
@@ -103,7 +103,7 @@ func TestTuneCheckersChart(t *testing.T) {
 	}
 	out := filepath.Join(dir, "chart.svg")
 	var stdout, stderr bytes.Buffer
-	if err := runTuneCheckers(context.Background(), []string{"chart", "--results", results, "--out", out}, &stdout, &stderr); err != nil {
+	if err := runCommand(context.Background(), "tune-checkers", []string{"chart", "--results", results, "--out", out}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if want := "| 5 | 62.5% (+3 =4 -1) | 12.5% (+0 =2 -6) |"; !strings.Contains(stdout.String(), want) {

@@ -11,14 +11,6 @@ import (
 	"text/template"
 )
 
-// Command is one command of a program, as its completion script knows it: the name, the
-// function that runs it (whose -h lists its flags) and its subcommands, if any.
-type Command struct {
-	Name        string
-	Run         func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-	Subcommands []Subcommand
-}
-
 // helpFlag matches a flag's line in a command's help, as flag.PrintDefaults writes it.
 var helpFlag = regexp.MustCompile(`(?m)^  -([A-Za-z0-9][A-Za-z0-9_.-]*)`)
 
@@ -40,7 +32,7 @@ func commandFlags(ctx context.Context, run func(context.Context, []string, io.Wr
 // its commands themselves: their names, subcommands and flags, as their -h lists them.
 // The program's own "completion" command is completed with "bash", the shell the script
 // is for; "help" completes with the commands and their subcommands.
-func WriteBashCompletion(ctx context.Context, w io.Writer, program, version string, cmds []Command) error {
+func WriteBashCompletion(ctx context.Context, w io.Writer, program, version string, cmds []Subcommand) error {
 	var subsCases, flagCases strings.Builder
 	var names, example []string
 	addFlags := func(key string, run func(context.Context, []string, io.Writer, io.Writer) error) error {

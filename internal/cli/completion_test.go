@@ -20,7 +20,7 @@ func TestWriteBashCompletion(t *testing.T) {
 			return fs.Parse(args)
 		}
 	}
-	cmds := []Command{
+	cmds := []Subcommand{
 		{Name: "run", Run: withFlags("prog run", "fast", "db")},
 		{Name: "keys", Subcommands: []Subcommand{{Name: "add", Run: withFlags("prog keys add", "role")}, {Name: "list", Run: withFlags("prog keys list")}}},
 		{Name: "completion", Run: withFlags("prog completion")},
@@ -43,7 +43,7 @@ func TestWriteBashCompletion(t *testing.T) {
 		}
 	}
 
-	broken := []Command{{Name: "bad", Run: func(context.Context, []string, io.Writer, io.Writer) error { return nil }}}
+	broken := []Subcommand{{Name: "bad", Run: func(context.Context, []string, io.Writer, io.Writer) error { return nil }}}
 	if err := WriteBashCompletion(context.Background(), io.Discard, "prog", "1.2", broken); err == nil || !strings.Contains(err.Error(), "prog bad: -h did not print the help") {
 		t.Errorf("err %v, want one naming the command without help", err)
 	}

@@ -7,12 +7,24 @@ import (
 	"strings"
 )
 
-// Subcommand is one subcommand of a command that has them ("credentials add", "ipd
-// simulate"). Its Run parses its own flags, with a flag set named after both words.
+// Subcommand is one command of a Program ("tournament"), or one subcommand of a command
+// that has them ("credentials add", "ipd simulate"). Its Run parses its own flags, with a
+// flag set named after all its words. A command with subcommands has Subcommands instead
+// of Run, and runs them with RunSubcommand.
 type Subcommand struct {
-	Name    string
-	Summary string
-	Run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	Name        string
+	Summary     string
+	Run         func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	Subcommands []Subcommand
+}
+
+// Exec runs s as a command of parent (the words before it: "arena"): its Run, or the
+// subcommand args[0] of its Subcommands.
+func (s Subcommand) Exec(ctx context.Context, parent string, args []string, stdout, stderr io.Writer) error {
+	if s.Subcommands != nil {
+		return RunSubcommand(ctx, parent+" "+s.Name, s.Subcommands, args, stdout, stderr)
+	}
+	return s.Run(ctx, args, stdout, stderr)
 }
 
 // InCommand carries an error out of a subcommand with the words that name it, so that

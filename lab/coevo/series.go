@@ -66,6 +66,33 @@ func (s Series) FirstBeats() (meanHS float64, beatenHS int, meanES float64, beat
 	return meanHS, beatenHS, meanES, beatenES
 }
 
+// Summary is the series' result in one line: the mean generation of the first win over
+// each enemy, and in how many of the runs it came.
+func (s Series) Summary() string {
+	meanHS, beatenHS, meanES, beatenES := s.FirstBeats()
+	mean := func(m float64, n int) string {
+		if n == 0 {
+			return "-"
+		}
+		return strconv.FormatFloat(m, 'f', 1, 64)
+	}
+	return fmt.Sprintf("mean generation of the first win: heuristic %s (%d of %d runs), exhaustive search %s (%d of %d runs)",
+		mean(meanHS, beatenHS), beatenHS, len(s.Results), mean(meanES, beatenES), beatenES, len(s.Results))
+}
+
+// Describe is the result of the run with seed in one line: the generations at which its
+// best second mover first beat each enemy.
+func (r Result) Describe(seed uint64) string {
+	gen := func(n int) string {
+		if n == 0 {
+			return "never"
+		}
+		return strconv.Itoa(n)
+	}
+	return fmt.Sprintf("seed %d: heuristic beaten at generation %s, exhaustive search at %s (%d generations)",
+		seed, gen(r.FirstBeatHS), gen(r.FirstBeatES), len(r.Generations))
+}
+
 // File returns the weights file of the last run's best second mover.
 func (s Series) File() (*model.File, error) {
 	last := s.Results[len(s.Results)-1]

@@ -29,6 +29,25 @@ func TestSeriesFirstBeats(t *testing.T) {
 	}
 }
 
+func TestSeriesSummary(t *testing.T) {
+	tests := []struct {
+		results []Result
+		want    string
+	}{
+		{[]Result{{}, {}}, "mean generation of the first win: heuristic - (0 of 2 runs), exhaustive search - (0 of 2 runs)"},
+		{[]Result{{FirstBeatHS: 3, FirstBeatES: 10}, {FirstBeatHS: 6}, {}}, "mean generation of the first win: heuristic 4.5 (2 of 3 runs), exhaustive search 10.0 (1 of 3 runs)"},
+	}
+	for _, tt := range tests {
+		if got := (Series{Results: tt.results}).Summary(); got != tt.want {
+			t.Errorf("Summary() = %q, want %q", got, tt.want)
+		}
+	}
+	r := Result{FirstBeatHS: 4, Generations: make([]Generation, 9)}
+	if got, want := r.Describe(3), "seed 3: heuristic beaten at generation 4, exhaustive search at never (9 generations)"; got != want {
+		t.Errorf("Describe(3) = %q, want %q", got, want)
+	}
+}
+
 func TestRunSeries(t *testing.T) {
 	var seeds []uint64
 	s, err := RunSeries(context.Background(), Config{Population: 4, Generations: 2, Seed: 7}, 2, func(seed uint64, _ Result) { seeds = append(seeds, seed) })

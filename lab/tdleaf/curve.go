@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/arenaref/arena/internal/atomicfile"
 	"github.com/arenaref/arena/lab/plot"
 	"github.com/arenaref/arena/players/agents/minimax"
 )
@@ -116,6 +117,19 @@ func (c *Curve) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// WriteFiles writes the curve beside a weights file: base.csv (WriteCSV) and base.svg
+// (Chart, titled title), each replaced whole or not at all.
+func (c *Curve) WriteFiles(base, title string) error {
+	if err := atomicfile.Write(base+".csv", c.WriteCSV); err != nil {
+		return err
+	}
+	ch, err := c.Chart(title)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(base+".svg", func(w io.Writer) error { return plot.WriteSVG(w, ch) })
 }
 
 // Chart returns the curve as a chart of the learner's score against the hand-tuned

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -159,6 +161,15 @@ func TestCurve(t *testing.T) {
 		}
 		if len(ch.Series) != wantSeries {
 			t.Errorf("teacher %v: %d series", teacher, len(ch.Series))
+		}
+		base := filepath.Join(t.TempDir(), "w")
+		if err := c.WriteFiles(base, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, ext := range []string{".csv", ".svg"} {
+			if b, err := os.ReadFile(base + ext); err != nil || len(b) == 0 {
+				t.Errorf("%s%s: %d bytes (%v)", base, ext, len(b), err)
+			}
 		}
 	}
 	if _, err := (&Curve{}).Chart("t"); err == nil {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
@@ -96,11 +95,11 @@ func (c Config) check() (Config, error) {
 	if !protocol.ValidName(c.Name) {
 		return c, fmt.Errorf("players: player name %q must be 1-64 characters of A-Z a-z 0-9 - _", c.Name)
 	}
-	if len(c.Agent) > 64 || len(c.Version) > 64 {
-		return c, errors.New("players: agent name and version must be at most 64 bytes each")
+	if len(c.Agent) > protocol.MaxLabel || len(c.Version) > protocol.MaxLabel {
+		return c, fmt.Errorf("players: agent name and version must be at most %d bytes each", protocol.MaxLabel)
 	}
-	if len(c.Games) > 64 {
-		return c, fmt.Errorf("players: %d games listed, at most 64 fit in a hello", len(c.Games))
+	if len(c.Games) > protocol.MaxLabel {
+		return c, fmt.Errorf("players: %d games listed, at most %d fit in a hello", len(c.Games), protocol.MaxLabel)
 	}
 	for _, g := range c.Games {
 		if g == "" || len(g) > 64 {
@@ -565,7 +564,7 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 		log.Warn().Err(err).Str("move", reply.Move).Msg("agent failed; playing the first legal move")
 	case d.Crashed != "":
 		reply.Move = protocol.Resign
-		reply.Crashed = clipNote(d.Crashed)
+		reply.Crashed = protocol.Clip(d.Crashed, protocol.MaxNote)
 		log.Warn().Str("crashed", reply.Crashed).Msg("the agent's engine crashed; giving the game up")
 	case d.Resign:
 		reply.Move = protocol.Resign
@@ -670,23 +669,11 @@ func cleanInfo(info protocol.SearchInfo) *protocol.SearchInfo {
 	if len(info.PV) > maxInfoPV {
 		info.PV = info.PV[:maxInfoPV]
 	}
-	info.Note = clipNote(info.Note)
+	info.Note = protocol.Clip(info.Note, protocol.MaxNote)
 	if info.Depth == 0 && info.Nodes == 0 && info.Score == 0 && len(info.PV) == 0 && info.Note == "" {
 		return nil
 	}
 	return &info
-}
-
-// clipNote cuts s to protocol.MaxNote bytes, at a character boundary: it is text.
-func clipNote(s string) string {
-	if len(s) <= protocol.MaxNote {
-		return s
-	}
-	cut := protocol.MaxNote
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
 }
 
 // notice passes a game notice to the agent, if it wants them.

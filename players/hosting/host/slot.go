@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 
@@ -333,7 +332,7 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	}
 	cfg := player.Config{
 		Name:        s.name,
-		Agent:       cut("hosted:"+filepath.Base(m.Argv[0]), 64),
+		Agent:       protocol.Clip("hosted:"+filepath.Base(m.Argv[0]), protocol.MaxLabel),
 		Version:     protocol.EngineVersion(v),
 		Games:       games,
 		Concurrency: 1, // one engine process plays one game at a time; see engine.Bridge
@@ -382,17 +381,6 @@ func (s *slot) clean(v int) {
 			s.log.Warn().Err(err).Msg("cannot remove an old version")
 		}
 	}
-}
-
-// cut shortens s to at most n bytes, on a character boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // lastLine is the last line of a log, for a log entry.

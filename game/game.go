@@ -41,6 +41,10 @@ var (
 	ErrGameOver      = errors.New("game: game is over")
 	ErrUnknownGame   = errors.New("game: unknown game")
 	ErrBadGameOption = errors.New("game: bad game option")
+	// ErrRules is wrapped by the errors of a game whose own rules failed (a script game
+	// whose script raised an error, ran over its step limit or returned something that
+	// breaks the contract). It is nobody's move: a referee must not charge it to a player.
+	ErrRules = errors.New("game: the rules failed")
 )
 
 // Game describes one game (with its options applied, such as a board size): the seats,

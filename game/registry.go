@@ -34,6 +34,37 @@ func Register(name string, f Factory) {
 	registry[name] = f
 }
 
+// fileTypes are the loaders of games defined in files, by file extension (".star").
+var fileTypes = map[string]func(path string) (string, error){}
+
+// RegisterFileType makes Lookup read games from files whose names end in ext: a spec
+// whose name ends so ("./quoridor.star:walls=8") is a path, which load reads and
+// registers, returning the name the game registered under. It panics when ext is
+// registered twice.
+func RegisterFileType(ext string, load func(path string) (name string, err error)) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := fileTypes[ext]; dup || ext == "" {
+		panic(fmt.Sprintf("game: RegisterFileType called twice for %q", ext))
+	}
+	fileTypes[ext] = load
+}
+
+// RegisterLoaded registers a game read from a file, as Register does, but returns an
+// error when the name is taken instead of panicking: a file is input, not code.
+func RegisterLoaded(name string, f Factory) error {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if name == "" || strings.ContainsAny(name, ":,= ") {
+		return fmt.Errorf("%w: invalid game name %q", ErrUnknownGame, name)
+	}
+	if _, dup := registry[name]; dup {
+		return fmt.Errorf("%w: the name %q is taken by another game; give the file's game another name", ErrUnknownGame, name)
+	}
+	registry[name] = f
+	return nil
+}
+
 // Names lists the registered games in alphabetical order.
 func Names() []string {
 	registryMu.RLock()
@@ -47,7 +78,8 @@ func Names() []string {
 }
 
 // Lookup finds a game by its spec: a registered name, optionally followed by ':' and
-// comma-separated key=value options ("othello:size=6"). Unknown names return an error
+// comma-separated key=value options ("othello:size=6"), or the path of a game file of a
+// registered file type (RegisterFileType) in place of the name. Unknown names return an error
 // wrapping ErrUnknownGame; malformed or unknown options, one wrapping ErrBadGameOption.
 func Lookup(spec string) (Game, error) {
 	name, opts, err := ParseSpec(spec)
@@ -56,7 +88,22 @@ func Lookup(spec string) (Game, error) {
 	}
 	registryMu.RLock()
 	f, ok := registry[name]
+	var load func(string) (string, error)
+	for ext, l := range fileTypes {
+		if !ok && strings.HasSuffix(name, ext) {
+			load = l
+		}
+	}
 	registryMu.RUnlock()
+	if load != nil {
+		declared, err := load(name)
+		if err != nil {
+			return nil, err
+		}
+		registryMu.RLock()
+		f, ok = registry[declared]
+		registryMu.RUnlock()
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownGame, name, strings.Join(Names(), ", "))
 	}

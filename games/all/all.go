@@ -10,6 +10,8 @@ package all
 import (
 	_ "github.com/arenaref/arena/games/atarigo"
 	_ "github.com/arenaref/arena/games/checkers"
+	_ "github.com/arenaref/arena/games/connect4"
 	_ "github.com/arenaref/arena/games/ipd"
 	_ "github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/games/script"
 )

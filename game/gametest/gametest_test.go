@@ -14,4 +14,3 @@ func TestRunSequential(t *testing.T) { Run(t, testgame.NewCount(testgame.Default
 func TestRunSimultaneous(t *testing.T) {
 	Run(t, testgame.NewPennies(testgame.DefaultRounds), Playouts(5), Seed(3), MaxPlies(10))
 }
-

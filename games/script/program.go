@@ -43,7 +43,7 @@ type Program struct {
 	keys     []string                  // the option names, sorted
 
 	start, status, play, returns, moveText, stateText, parseState *starlark.Function
-	parseMove, draw                                              *starlark.Function // optional
+	parseMove, draw                                               *starlark.Function // optional
 }
 
 // Load reads and compiles the game file at path.

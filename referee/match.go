@@ -609,6 +609,11 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	}
 	err = g.st.Play(out.move)
 	g.posOK = false
+	if errors.Is(err, game.ErrRules) {
+		// The move was judged legal; a game whose own rules then fail (a script game's
+		// error) ends with no result, charged to nobody.
+		return nil, fmt.Errorf("the rules of %s failed on %s's legal move %q: %w", g.res.Game, player, out.text, err)
+	}
 	if err != nil {
 		out.reason = protocol.ReasonIllegalMove
 		out.detail = fmt.Sprintf("%s: move %q was refused by the rules: %v", player, out.text, err)

@@ -183,9 +183,12 @@ func describe(err error, thread *starlark.Thread) string {
 		if thread.ExecutionSteps() >= MaxSteps {
 			msg = fmt.Sprintf("stopped after %d steps (a loop that does not end?)", MaxSteps)
 		}
-		if n := len(ee.CallStack); n > 0 {
-			f := ee.CallStack[n-1]
-			return fmt.Sprintf("%s: in %s: %s", f.Pos, f.Name, msg)
+		msg = strings.TrimPrefix(msg, "fail: ")
+		// The innermost frame of the script's own code: a built-in (fail, len) has none.
+		for i := len(ee.CallStack) - 1; i >= 0; i-- {
+			if f := ee.CallStack[i]; f.Pos.IsValid() && f.Pos.Filename() != "<builtin>" {
+				return fmt.Sprintf("%s: in %s: %s", f.Pos, f.Name, msg)
+			}
 		}
 		return msg
 	}

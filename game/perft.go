@@ -1,5 +1,7 @@
 package game
 
+import "fmt"
+
 // PerftMode says how Perft counts.
 type PerftMode int
 
@@ -28,11 +30,33 @@ type Perfter interface {
 
 // Perft counts the move paths of length depth from s, passes included as moves. It is the
 // standard check of a move generator against published counts. s is not modified.
+// A game that refuses one of its own legal moves is a bug, and Perft panics; PerftChecked
+// returns it as an error instead.
 func Perft(s State, depth int, mode PerftMode) uint64 {
 	if p, ok := s.(Perfter); ok {
 		return p.Perft(depth, mode)
 	}
 	return perft(s, depth, mode, make([][]Move, depth+1))
+}
+
+// perftError is the panic of a legal move refused during perft.
+type perftError struct{ err error }
+
+func (e perftError) Error() string { return e.err.Error() }
+
+// PerftChecked is Perft for a game that is input rather than code (a script game): a legal
+// move refused by the rules is returned as an error.
+func PerftChecked(s State, depth int, mode PerftMode) (n uint64, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			pe, ok := p.(perftError)
+			if !ok {
+				panic(p)
+			}
+			err = pe.err
+		}
+	}()
+	return Perft(s, depth, mode), nil
 }
 
 func perft(s State, depth int, mode PerftMode, bufs [][]Move) uint64 {
@@ -55,7 +79,7 @@ func perft(s State, depth int, mode PerftMode, bufs [][]Move) uint64 {
 	for _, m := range bufs[depth] {
 		child := s.Clone()
 		if err := child.Play(m); err != nil {
-			panic("game: perft: a legal move was refused: " + err.Error())
+			panic(perftError{fmt.Errorf("game: perft: the legal move %s of %q was refused: %w", s.MoveString(m), s.String(), err)})
 		}
 		n += perft(child, depth-1, mode, bufs)
 	}
@@ -79,7 +103,7 @@ func perftJoint(s State, depth int, mode PerftMode, bufs [][]Move) uint64 {
 		if i == len(perSeat) {
 			child := s.Clone()
 			if err := child.PlayJoint(joint); err != nil {
-				panic("game: perft: a legal joint move was refused: " + err.Error())
+				panic(perftError{fmt.Errorf("game: perft: the legal joint move %v of %q was refused: %w", joint, s.String(), err)})
 			}
 			n += perft(child, depth-1, mode, bufs)
 			return

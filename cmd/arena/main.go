@@ -81,6 +81,7 @@ func commands() []cli.Subcommand {
 		{Name: "ipd", Summary: "iterated prisoner's dilemma research tools: ipd simulate runs many in-process trials", Subcommands: ipdSubcommands()},
 		{Name: "train", Summary: "train a learned-weight player for Othello, checkers or give-away checkers (TD, TDLeaf, strategy network, EVO, co-evolution); docs/learning.md", Run: runTrain},
 		{Name: "experience", Summary: "experience-base (GINA) tools: experience run plays and learns in process, experience stats describes a base", Subcommands: experienceSubcommands()},
+		{Name: "game", Summary: "game tools: game check runs the conformance suite, perft and a speed test on a game file (docs/games.md)", Subcommands: gameSubcommands()},
 		{Name: "openings", Summary: "generate an opening set: every distinct position after N plies", Run: runOpenings},
 		{Name: "capture-problems", Summary: "generate capture problems from GNU Go playing itself, labelled by its tactical reading", Run: runCaptureProblems},
 		{Name: "solve", Summary: "solve capture problems of Go with iterative widening (one problem, or a set and the paper's tables)", Run: runSolve},

@@ -98,3 +98,10 @@ func TestCheck(t *testing.T) {
 		t.Errorf("a game that is not a function of its moves: failed %v, want Determinism alone", failed)
 	}
 }
+
+func TestRandomPlayouts(t *testing.T) {
+	sp, err := RandomPlayouts(testgame.NewCount(testgame.DefaultTarget), 0, 1)
+	if err != nil || sp.Playouts != 1 || sp.Plies == 0 {
+		t.Errorf("one playout of the counting game: %+v, %v", sp, err)
+	}
+}

@@ -61,8 +61,8 @@ func checkFile(path string) (reason, check string) {
 	}
 	g, err := p.New(nil)
 	if err != nil {
-		if !errors.Is(err, game.ErrBadGameOption) {
-			return "New does not wrap ErrBadGameOption: " + err.Error(), "New"
+		if !errors.Is(err, game.ErrRules) {
+			return "New does not wrap ErrRules: " + err.Error(), "New"
 		}
 		return err.Error(), "Game"
 	}

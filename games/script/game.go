@@ -22,7 +22,8 @@ var _ game.Game = (*Game)(nil)
 
 // New returns the game of p with opts (typed by the option defaults; unknown ones are an
 // error wrapping game.ErrBadGameOption). The initial position is made at once, so that a
-// script that cannot start, or that refuses the options with fail(...), is an error here.
+// script that cannot start, or that refuses the options with fail(...), is an error here,
+// wrapping game.ErrRules.
 func (p *Program) New(opts game.Options) (*Game, error) {
 	d, err := p.options(opts)
 	if err != nil {
@@ -40,15 +41,14 @@ func (p *Program) New(opts game.Options) (*Game, error) {
 		g.spec += ":" + strings.Join(set, ",")
 	}
 	v, err := g.call("start", p.start, d)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", game.ErrBadGameOption, err)
+	if err == nil {
+		s := &State{g: g, v: v}
+		if err = s.settle(); err == nil {
+			g.initial = s
+			return g, nil
+		}
 	}
-	s := &State{g: g, v: v}
-	if err := s.settle(); err != nil {
-		return nil, fmt.Errorf("%w: %v", game.ErrBadGameOption, err)
-	}
-	g.initial = s
-	return g, nil
+	return nil, fmt.Errorf("%s cannot start (a fail() in start refuses the options): %w", g.spec, err)
 }
 
 // Name is the game's name with the options that differ from their defaults.

@@ -1,9 +1,11 @@
 package script
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,6 +85,14 @@ func loadFile(path string) (string, error) {
 	p, err := Load(path)
 	if err != nil {
 		return "", err
+	}
+	if lib, err := library.ReadFile("library/" + p.name + Ext); err == nil {
+		// A copy of a library game is that game; an edited copy needs a name of its own.
+		if src, _ := os.ReadFile(path); bytes.Equal(src, lib) {
+			loaded[abs] = p.name
+			return p.name, nil
+		}
+		return "", fmt.Errorf("%w: %s: the game's name %q is a game of Arena's library; an edited copy needs a name of its own (name = \"...\")", ErrScript, path, p.name)
 	}
 	if err := game.RegisterLoaded(p.name, func(opts game.Options) (game.Game, error) { return p.New(opts) }); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)

@@ -13,6 +13,7 @@ import (
 	_ "github.com/arenaref/arena/players/agents/ipdstrategies"
 	_ "github.com/arenaref/arena/players/agents/learned"
 	_ "github.com/arenaref/arena/players/agents/material"
+	_ "github.com/arenaref/arena/players/agents/mcts"
 	_ "github.com/arenaref/arena/players/agents/minimax"
 	_ "github.com/arenaref/arena/players/agents/random"
 	_ "github.com/arenaref/arena/players/agents/widening"

@@ -1,0 +1,285 @@
+// Package mcts is Monte Carlo tree search with the UCT rule: it needs nothing of a game
+// but its rules (game.State), so it plays every game, built-in or script.
+//
+// Each iteration walks down the tree from the root, choosing at every node the move with
+// the best upper confidence bound (its mean reward plus Exploration times the square root
+// of the log of the node's visits over the move's), adds one new node, plays a random game
+// from it to the end (or to MaxPlayoutPlies, scored as all zeros), and adds the returns to
+// every node on the way down, each move scored by the returns of the seat that made it.
+//
+// Simultaneous turns are searched the decoupled way: each seat chooses its own move by
+// its own statistics, and the joint move leads to the child. Returns are scaled to [0, 1]
+// by the smallest and largest seen so far in the search, so the exploration constant has
+// the same meaning for a win/loss game and for payoffs.
+//
+// A Search is one search from one position; it is not safe for concurrent use.
+package mcts
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/arenaref/arena/game"
+)
+
+// Defaults.
+const (
+	DefaultExploration     = 1.4
+	DefaultMaxPlayoutPlies = 1000
+)
+
+// Config sets a search.
+type Config struct {
+	Exploration     float64 // the UCT constant; 0 means DefaultExploration
+	MaxPlayoutPlies int     // a random game longer than this scores zeros; 0 means DefaultMaxPlayoutPlies
+	Iterations      int     // stop after this many iterations; 0 for no limit
+	Deadline        time.Time
+	Rand            *rand.Rand // the random choices; required
+}
+
+// Result is a search's answer for the seat to move at the root.
+type Result struct {
+	Move       game.Move
+	Iterations int
+	Visits     int     // of the chosen move
+	Value      float64 // its mean reward, scaled to [0, 1]
+	Plies      int     // plies played in all playouts
+}
+
+// arm is one move of one seat at a node, with its statistics.
+type arm struct {
+	move   game.Move
+	visits int
+	reward float64 // the sum of the seat's raw returns
+}
+
+// slot is the choice of one seat at a node: every seat in a simultaneous turn, the seat to
+// move otherwise.
+type slot struct {
+	seat game.Seat
+	arms []arm
+}
+
+type node struct {
+	visits   int
+	slots    []slot
+	children map[int]*node // by the joint choice: the index of each slot's arm, mixed
+}
+
+// searcher holds one search's state.
+type searcher struct {
+	cfg    Config
+	nSeats int
+	lo, hi float64 // the smallest and largest return seen
+	seen   bool
+	ret    []float64
+	buf    []game.Move
+	joint  []game.Move
+	plies  int
+}
+
+// Search runs MCTS from s (which it does not change) for the seat to move, until ctx is
+// done, the deadline passes or the iterations are used up, and returns the most visited
+// move of the seat to move. At least one iteration runs. An error of the game's rules
+// stops the search and is returned.
+func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, error) {
+	if s.IsTerminal() {
+		return Result{}, errors.New("mcts: the game is over")
+	}
+	if cfg.Exploration == 0 {
+		cfg.Exploration = DefaultExploration
+	}
+	if cfg.MaxPlayoutPlies == 0 {
+		cfg.MaxPlayoutPlies = DefaultMaxPlayoutPlies
+	}
+	if cfg.Rand == nil {
+		return Result{}, errors.New("mcts: no random source")
+	}
+	sr := &searcher{cfg: cfg, nSeats: nSeats, joint: make([]game.Move, nSeats)}
+	root := sr.newNode(s)
+	mover := s.ToMove()
+	var res Result
+	for {
+		if err := sr.iterate(root, s.Clone()); err != nil {
+			return res, err
+		}
+		res.Iterations++
+		if cfg.Iterations > 0 && res.Iterations >= cfg.Iterations {
+			break
+		}
+		if res.Iterations%16 == 0 || cfg.Iterations == 0 {
+			if ctx.Err() != nil || (!cfg.Deadline.IsZero() && !time.Now().Before(cfg.Deadline)) {
+				break
+			}
+		}
+	}
+	// The root's choice for the seat to move: the slot of that seat (the only one in a
+	// sequential turn).
+	sl := root.slots[0]
+	for _, x := range root.slots {
+		if x.seat == mover {
+			sl = x
+		}
+	}
+	best := -1
+	for i, a := range sl.arms {
+		if best < 0 || a.visits > sl.arms[best].visits {
+			best = i
+		}
+	}
+	a := sl.arms[best]
+	res.Move, res.Visits, res.Plies = a.move, a.visits, sr.plies
+	if a.visits > 0 {
+		res.Value = sr.scale(a.reward / float64(a.visits))
+	}
+	return res, nil
+}
+
+// newNode makes the node of a position that is not over.
+func (sr *searcher) newNode(s game.State) *node {
+	n := &node{}
+	if seat := s.ToMove(); seat == game.Simultaneous {
+		for i := range sr.nSeats {
+			n.slots = append(n.slots, sr.slotOf(s, game.Seat(i)))
+		}
+	} else {
+		n.slots = []slot{sr.slotOf(s, seat)}
+	}
+	return n
+}
+
+func (sr *searcher) slotOf(s game.State, seat game.Seat) slot {
+	sr.buf = s.LegalMoves(seat, sr.buf[:0])
+	sl := slot{seat: seat, arms: make([]arm, len(sr.buf))}
+	// Shuffled, so that ties (the unvisited moves first of all) go at random.
+	for i, j := range sr.cfg.Rand.Perm(len(sr.buf)) {
+		sl.arms[i].move = sr.buf[j]
+	}
+	return sl
+}
+
+// iterate runs one iteration from n, whose position is s (s is played on).
+func (sr *searcher) iterate(root *node, s game.State) error {
+	type step struct {
+		n      *node
+		choice []int
+	}
+	var path []step
+	n := root
+	for {
+		choice := make([]int, len(n.slots))
+		key := 0
+		for i := range n.slots {
+			choice[i] = sr.pick(n, &n.slots[i])
+			key = key*len(n.slots[i].arms) + choice[i]
+		}
+		path = append(path, step{n, choice})
+		if err := sr.play(s, n, choice); err != nil {
+			return err
+		}
+		child := n.children[key]
+		if child == nil || s.IsTerminal() {
+			if child == nil && !s.IsTerminal() {
+				if n.children == nil {
+					n.children = map[int]*node{}
+				}
+				n.children[key] = sr.newNode(s)
+			}
+			break
+		}
+		n = child
+	}
+	ret, err := sr.playout(s)
+	if err != nil {
+		return err
+	}
+	for _, st := range path {
+		st.n.visits++
+		for i, c := range st.choice {
+			sl := &st.n.slots[i]
+			sl.arms[c].visits++
+			sl.arms[c].reward += ret[sl.seat]
+		}
+	}
+	return nil
+}
+
+// pick chooses an arm of sl by UCT; an arm never tried comes first.
+func (sr *searcher) pick(n *node, sl *slot) int {
+	best, bestScore := 0, math.Inf(-1)
+	logN := math.Log(float64(max(n.visits, 1)))
+	for i, a := range sl.arms {
+		if a.visits == 0 {
+			return i
+		}
+		score := sr.scale(a.reward/float64(a.visits)) + sr.cfg.Exploration*math.Sqrt(logN/float64(a.visits))
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+// play plays the choice of every slot of n on s.
+func (sr *searcher) play(s game.State, n *node, choice []int) error {
+	if len(n.slots) == 1 && s.ToMove() != game.Simultaneous {
+		return s.Play(n.slots[0].arms[choice[0]].move)
+	}
+	for i, c := range choice {
+		sr.joint[n.slots[i].seat] = n.slots[i].arms[c].move
+	}
+	return s.PlayJoint(sr.joint)
+}
+
+// playout plays random moves from s to the end and returns the returns (zeros past the
+// ply limit), noting the range of returns seen.
+func (sr *searcher) playout(s game.State) ([]float64, error) {
+	for ply := 0; !s.IsTerminal(); ply++ {
+		if ply >= sr.cfg.MaxPlayoutPlies {
+			sr.ret = sr.ret[:0]
+			for range sr.nSeats {
+				sr.ret = append(sr.ret, 0)
+			}
+			sr.note(sr.ret)
+			return sr.ret, nil
+		}
+		var err error
+		if seat := s.ToMove(); seat == game.Simultaneous {
+			for i := range sr.nSeats {
+				sr.buf = s.LegalMoves(game.Seat(i), sr.buf[:0])
+				sr.joint[i] = sr.buf[sr.cfg.Rand.IntN(len(sr.buf))]
+			}
+			err = s.PlayJoint(sr.joint)
+		} else {
+			sr.buf = s.LegalMoves(seat, sr.buf[:0])
+			err = s.Play(sr.buf[sr.cfg.Rand.IntN(len(sr.buf))])
+		}
+		if err != nil {
+			return nil, err
+		}
+		sr.plies++
+	}
+	sr.ret = s.Returns(sr.ret[:0])
+	sr.note(sr.ret)
+	return sr.ret, nil
+}
+
+func (sr *searcher) note(ret []float64) {
+	for _, r := range ret {
+		if !sr.seen {
+			sr.lo, sr.hi, sr.seen = r, r, true
+		}
+		sr.lo, sr.hi = min(sr.lo, r), max(sr.hi, r)
+	}
+}
+
+// scale maps a mean raw return to [0, 1] by the range seen.
+func (sr *searcher) scale(mean float64) float64 {
+	if sr.hi <= sr.lo {
+		return 0.5
+	}
+	return (mean - sr.lo) / (sr.hi - sr.lo)
+}

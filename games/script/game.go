@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"go.starlark.net/starlark"
 
@@ -86,13 +87,22 @@ func (g *Game) ParseState(text string) (game.State, error) {
 // call runs one of the script's functions with the step limit. Its error wraps
 // game.ErrRules and says where the script failed.
 func (g *Game) call(name string, fn *starlark.Function, args ...starlark.Value) (starlark.Value, error) {
-	thread := newThread(g.p.file)
+	thread := threads.Get().(*starlark.Thread)
+	thread.Name = g.p.file
+	thread.Uncancel()
+	base := thread.ExecutionSteps()
+	thread.SetMaxExecutionSteps(base + MaxSteps)
 	v, err := starlark.Call(thread, fn, args, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", game.ErrRules, describe(err, thread))
+		err = fmt.Errorf("%w: %s", game.ErrRules, describeSteps(err, thread.ExecutionSteps()-base))
 	}
-	return v, nil
+	threads.Put(thread)
+	return v, err
 }
+
+// threads are reused between calls: a call takes a thread, lifts its step limit to
+// MaxSteps beyond the steps it has run, and gives it back.
+var threads = sync.Pool{New: func() any { return &starlark.Thread{Print: func(*starlark.Thread, string) {}} }}
 
 // State is a position: the script's frozen value, and what the host learnt of it
 // (status and returns), checked once when the position was made.
@@ -144,16 +154,26 @@ func (s *State) settle() error {
 		return bad("seat %d is to move and has no move (a game with no move for the seat to move is over, or gives it a pass move)", seat)
 	}
 	s.moves = make([]game.Move, list.Len())
-	seen := make(map[game.Move]bool, list.Len())
+	var small [16]uint64 // moves below 1024, the usual case, are checked for repeats here
+	var seen map[game.Move]bool
 	for i := range list.Len() {
 		m, err := starlark.AsInt32(list.Index(i))
 		if err != nil || m < 0 {
 			return bad("move %s is not a non-negative integer", clip(list.Index(i).String(), 40))
 		}
-		if seen[game.Move(m)] {
+		repeated := false
+		if m < 1024 {
+			repeated = small[m/64]&(1<<(m%64)) != 0
+			small[m/64] |= 1 << (m % 64)
+		} else {
+			if seen == nil {
+				seen = map[game.Move]bool{}
+			}
+			repeated, seen[game.Move(m)] = seen[game.Move(m)], true
+		}
+		if repeated {
 			return bad("move %d is listed twice", m)
 		}
-		seen[game.Move(m)] = true
 		s.moves[i] = game.Move(m)
 	}
 	return nil

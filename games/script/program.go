@@ -177,10 +177,15 @@ func newThread(file string) *starlark.Thread {
 // describe is a script error in one line: the message, then where it happened (file,
 // line and function), innermost frame first. A step overrun says so.
 func describe(err error, thread *starlark.Thread) string {
+	return describeSteps(err, thread.ExecutionSteps())
+}
+
+// describeSteps is describe for a call that ran steps steps.
+func describeSteps(err error, steps uint64) string {
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		msg := ee.Msg
-		if thread.ExecutionSteps() >= MaxSteps {
+		if steps >= MaxSteps {
 			msg = fmt.Sprintf("stopped after %d steps (a loop that does not end?)", MaxSteps)
 		}
 		msg = strings.TrimPrefix(msg, "fail: ")

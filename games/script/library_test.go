@@ -190,3 +190,30 @@ func TestQuoridorRules(t *testing.T) {
 		{name: "text", spec: "quoridor", moves: []string{"e2", "a1h"}, text: "e2 e9 10 9 a1 - w 2"},
 	})
 }
+
+// TestLibraryPerft checks the first perft counts, which follow from the rules by hand:
+// breakthrough's 22 first moves (six pawns with three, two at the edges with two) and 22
+// replies, quixo's 44 (four corners with two ends, twelve edges with three), quoridor's 3
+// steps and 128 walls, gomoku's 225 points, four in a row's 7 columns and 49.
+func TestLibraryPerft(t *testing.T) {
+	tests := []struct {
+		spec  string
+		depth int
+		want  uint64
+	}{
+		{"breakthrough", 1, 22}, {"breakthrough", 2, 484},
+		{"quixo", 1, 44},
+		{"quoridor", 1, 131},
+		{"gomoku", 1, 225},
+		{"fourinarow", 2, 49},
+	}
+	for _, tt := range tests {
+		g, err := game.Lookup(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := game.PerftChecked(g.NewState(), tt.depth, game.PerftLeaves); n != tt.want || err != nil {
+			t.Errorf("%s perft(%d) = %d (%v), want %d", tt.spec, tt.depth, n, err, tt.want)
+		}
+	}
+}

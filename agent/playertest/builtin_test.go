@@ -29,6 +29,9 @@ var builtin = map[string]playertest.Case{
 	// Without depth=N minimax deepens until its time runs out, so its moves depend on
 	// the machine; at a fixed depth on the seed alone.
 	"minimax": {Fixed: map[string]string{"depth": "2"}},
+	// mcts at a fixed number of playouts a move depends on its seed alone; at the default
+	// it searches until its time is up.
+	"mcts": {Fixed: map[string]string{"iterations": "50"}},
 	// learned searches to a fixed depth, here 3 as docs/learning.md plays it, with random
 	// weights made for the game.
 	"learned": {Params: map[string]string{"depth": "3"}, GameParams: learnedWeights, Fixed: seedOnly},

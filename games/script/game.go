@@ -119,13 +119,23 @@ type State struct {
 var _ game.State = (*State)(nil)
 
 // settle freezes the state's value and learns its status (and returns, at the end),
-// checking that they keep the contract.
+// checking that they keep the contract. A value made by position(state, seat, moves)
+// brings its status along; any other is asked with the script's status.
 func (s *State) settle() error {
 	g := s.g
+	var st starlark.Value
+	if pv, ok := s.v.(*positionValue); ok {
+		s.v, st = pv.state, pv.status
+		if _, nested := s.v.(*positionValue); nested {
+			return fmt.Errorf("%w: %s: position(...) given a position as its state", game.ErrRules, g.p.file)
+		}
+	}
 	s.v.Freeze()
-	st, err := g.call("status", g.p.status, s.v)
-	if err != nil {
-		return err
+	if st == nil {
+		var err error
+		if st, err = g.call("status", g.p.status, s.v); err != nil {
+			return err
+		}
 	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s: status returned %s: %s", game.ErrRules, g.p.file, clip(st.String(), 120), fmt.Sprintf(format, args...))

@@ -69,7 +69,7 @@ func Parse(file string, src []byte) (*Program, error) {
 		return nil, fmt.Errorf("%w: %s is %d bytes; a game file may have %d", ErrScript, file, len(src), MaxFileSize)
 	}
 	thread := newThread(file)
-	globals, err := starlark.ExecFileOptions(fileOptions, thread, file, src, nil)
+	globals, err := starlark.ExecFileOptions(fileOptions, thread, file, src, predeclared)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrScript, describe(err, thread))
 	}

@@ -79,12 +79,25 @@ type searcher struct {
 	buf    []game.Move
 	joint  []game.Move
 	plies  int
+	ctx    context.Context
+}
+
+// errStop ends an iteration whose playout ran past the deadline.
+var errStop = errors.New("mcts: out of time")
+
+// stopped reports whether the search must stop now: its context is done or its deadline
+// passed. A search with a fixed number of iterations is stopped by its context alone.
+func (sr *searcher) stopped() bool {
+	if sr.ctx.Err() != nil {
+		return true
+	}
+	return sr.cfg.Iterations == 0 && !sr.cfg.Deadline.IsZero() && !time.Now().Before(sr.cfg.Deadline)
 }
 
 // Search runs MCTS from s (which it does not change) for the seat to move, until ctx is
 // done, the deadline passes or the iterations are used up, and returns the most visited
-// move of the seat to move. At least one iteration runs. An error of the game's rules
-// stops the search and is returned.
+// move of the seat to move (a random one when no iteration finished in time). An error of
+// the game's rules stops the search and is returned.
 func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, error) {
 	if s.IsTerminal() {
 		return Result{}, errors.New("mcts: the game is over")
@@ -102,18 +115,19 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 	root := sr.newNode(s)
 	mover := s.ToMove()
 	var res Result
+	sr.ctx = ctx
 	for {
-		if err := sr.iterate(root, s.Clone()); err != nil {
+		if err := sr.iterate(root, s.Clone()); errors.Is(err, errStop) {
+			break // the unfinished iteration counts for nothing
+		} else if err != nil {
 			return res, err
 		}
 		res.Iterations++
 		if cfg.Iterations > 0 && res.Iterations >= cfg.Iterations {
 			break
 		}
-		if res.Iterations%16 == 0 || cfg.Iterations == 0 {
-			if ctx.Err() != nil || (!cfg.Deadline.IsZero() && !time.Now().Before(cfg.Deadline)) {
-				break
-			}
+		if sr.stopped() {
+			break
 		}
 	}
 	// The root's choice for the seat to move: the slot of that seat (the only one in a
@@ -130,7 +144,7 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 			best = i
 		}
 	}
-	a := sl.arms[best]
+	a := sl.arms[best] // the arms are shuffled: unvisited, the first is a random move
 	res.Move, res.Visits, res.Plies = a.move, a.visits, sr.plies
 	if a.visits > 0 {
 		res.Value = sr.scale(a.reward / float64(a.visits))
@@ -238,6 +252,10 @@ func (sr *searcher) play(s game.State, n *node, choice []int) error {
 // ply limit), noting the range of returns seen.
 func (sr *searcher) playout(s game.State) ([]float64, error) {
 	for ply := 0; !s.IsTerminal(); ply++ {
+		// A playout of a slow game can outlast the move's time: it is checked on the way.
+		if ply%8 == 7 && sr.stopped() {
+			return nil, errStop
+		}
 		if ply >= sr.cfg.MaxPlayoutPlies {
 			sr.ret = sr.ret[:0]
 			for range sr.nSeats {

@@ -68,6 +68,13 @@ type client struct {
 	errs chan error
 }
 
+// dial connects to url with a connect timeout that a loaded machine leaves room for:
+// checking a bcrypt hash under the race detector, with the other core busy, has taken
+// more than the client's default of two seconds (bus.Connect waits as long).
+func dial(url string, opts ...nats.Option) (*nats.Conn, error) {
+	return nats.Connect(url, append(opts, nats.Timeout(10*time.Second))...)
+}
+
 func connect(t *testing.T, url string, f File) *client {
 	t.Helper()
 	opts, err := f.Options()
@@ -81,7 +88,7 @@ func connect(t *testing.T, url string, f File) *client {
 		default:
 		}
 	}))
-	if c.nc, err = nats.Connect(url, opts...); err != nil {
+	if c.nc, err = dial(url, opts...); err != nil {
 		t.Fatalf("connect as %s: %v", f.Name, err)
 	}
 	t.Cleanup(c.nc.Close)
@@ -156,7 +163,7 @@ func TestSecuredBus(t *testing.T) {
 			cs := newCast(t)
 			url := start(t, cs.creds, Limits{})
 			t.Run("no credentials are refused", func(t *testing.T) {
-				_, err := nats.Connect(url, nats.NoReconnect())
+				_, err := dial(url, nats.NoReconnect())
 				if !errors.Is(err, nats.ErrAuthorization) {
 					t.Fatalf("anonymous connection: %v, want an authorization violation", err)
 				}
@@ -168,7 +175,7 @@ func TestSecuredBus(t *testing.T) {
 				wrong := cs.alice
 				wrong.Password = "not-" + wrong.Password
 				opts, _ := wrong.Options()
-				_, err := nats.Connect(url, append(opts, nats.NoReconnect())...)
+				_, err := dial(url, append(opts, nats.NoReconnect())...)
 				if !errors.Is(err, nats.ErrAuthorization) {
 					t.Fatalf("wrong password: %v", err)
 				}
@@ -181,7 +188,7 @@ func TestSecuredBus(t *testing.T) {
 				pretend := cs.alice
 				pretend.Name = "bob" // alice's password as user bob
 				opts, _ := pretend.Options()
-				if _, err := nats.Connect(url, append(opts, nats.NoReconnect())...); !errors.Is(err, nats.ErrAuthorization) {
+				if _, err := dial(url, append(opts, nats.NoReconnect())...); !errors.Is(err, nats.ErrAuthorization) {
 					t.Fatalf("alice's password for bob: %v", err)
 				}
 			})
@@ -375,7 +382,7 @@ func TestServerLimits(t *testing.T) {
 				var err error
 				for i := 0; i < 4 && err == nil; i++ {
 					var nc *nats.Conn
-					if nc, err = nats.Connect(url, append(opts, nats.NoReconnect())...); err == nil {
+					if nc, err = dial(url, append(opts, nats.NoReconnect())...); err == nil {
 						conns = append(conns, nc)
 					}
 				}

@@ -10,6 +10,11 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// ConnectTimeout is how long Connect waits for the server to take a connection: the dial
+// and the handshake, in which a secured server checks a password's bcrypt hash. The
+// client's default of two seconds is too short on a loaded machine.
+const ConnectTimeout = 10 * time.Second
+
 // Connect dials a NATS server for a long-lived client of the arena: a player, the referee,
 // the web view, the engine service. The connection carries name (shown in the server's
 // monitoring) and reconnects forever when the server goes away, logging each disconnect and
@@ -22,6 +27,7 @@ func Connect(url, name string, log zerolog.Logger, extra ...nats.Option) (*nats.
 	}
 	opts := []nats.Option{
 		nats.Name(name),
+		nats.Timeout(ConnectTimeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {

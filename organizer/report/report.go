@@ -219,3 +219,24 @@ func abbreviate(name string) string {
 	}
 	return name[:7] + "."
 }
+
+// WriteGames prints recorded games, a line each, with how they ended; a reason other than
+// "" keeps only the games that ended for it.
+func WriteGames(w io.Writer, games []store.Game, reason string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTOURNAMENT\tROUND\tFIRST\tSECOND\tRESULT\tREASON\tPLIES\tDETAIL")
+	for _, g := range games {
+		if reason != "" && g.Reason != reason {
+			continue
+		}
+		first, second := "", ""
+		if len(g.Players) > 0 {
+			first = g.Players[0]
+		}
+		if len(g.Players) > 1 {
+			second = g.Players[1]
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s\n", g.ID, g.TournamentID, g.Round, first, second, g.Result, g.Reason, len(g.Moves), g.Detail)
+	}
+	return tw.Flush()
+}

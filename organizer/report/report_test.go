@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/store"
 )
 
 // TestStandingsExplainRatingColumns checks that a table with both rating columns says what
@@ -66,5 +67,25 @@ func TestRatingTable(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("rating table lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+func TestWriteGames(t *testing.T) {
+	games := []store.Game{
+		{ID: 1, TournamentID: 2, Round: 1, Players: []string{"alice", "bob"}, Result: "1-0", Reason: "normal", Moves: make([]store.Move, 3)},
+		{ID: 2, TournamentID: 2, Round: 1, Players: []string{"bob", "alice"}, Result: "0-1", Reason: "time_forfeit", Detail: "bob: no reply"},
+	}
+	var all, late strings.Builder
+	if err := WriteGames(&all, games, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteGames(&late, games, "time_forfeit"); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(all.String()), "\n"); len(lines) != 3 || !strings.Contains(lines[1], "alice") || !strings.Contains(lines[1], " 3 ") {
+		t.Errorf("all games:\n%s", all.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(late.String()), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "bob: no reply") {
+		t.Errorf("the games lost on time:\n%s", late.String())
 	}
 }

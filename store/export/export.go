@@ -48,6 +48,17 @@ var (
 	ErrUnsupported = errors.New("export: not representable in this format")
 )
 
+// EventName is the event name of an export: one tournament's, one game's, or all.
+func EventName(tournament int64, gameName string) string {
+	switch {
+	case tournament != 0:
+		return fmt.Sprintf("Arena tournament %d", tournament)
+	case gameName != "":
+		return "Arena " + gameName
+	}
+	return "Arena"
+}
+
 // Meta is what a PGN file says about where its games were played. An empty Event becomes
 // "Arena tournament N" for a game of tournament N, and "?" (unknown, in PGN) otherwise; an
 // empty Site becomes "?".

@@ -2,8 +2,9 @@
 // (players/ai/mcts), which needs nothing but the rules and so plays every game, built-in
 // or script. It is the opponent a new game has on its first day.
 //
-// Settings: c=F (the exploration constant, default 1.4), playout=N (a random game longer
-// than N plies scores as a draw, default 1000), iterations=N (a fixed number of
+// Settings: c=F (the exploration constant, default 1.4), rave=F (the RAVE equivalence
+// parameter, default 300; -1 turns all-moves-as-first off), playout=N (a random game
+// longer than N plies scores as a draw, default 1000), iterations=N (a fixed number of
 // iterations a move, for reproducible games; default 0: search until the turn's time
 // budget, as minimax shares a clock). Its random choices come from agent.Config.Seed.
 package mcts
@@ -29,7 +30,7 @@ const Name = "mcts"
 const movesLeft = 20
 
 func init() {
-	agent.Register(Name, "Monte Carlo tree search (UCT, random playouts) for any game; settings c=F (exploration, 1.4), playout=N (plies, 1000), iterations=N (0: the turn's time)", nil, New)
+	agent.Register(Name, "Monte Carlo tree search (UCT with RAVE, random playouts) for any game; settings c=F (exploration, 1.4), rave=F (300; -1 off), playout=N (plies, 1000), iterations=N (0: the turn's time)", nil, New)
 }
 
 // Agent is the MCTS player. It is safe for concurrent use: each Choose runs its own
@@ -49,6 +50,7 @@ func New(cfg agent.Config) (agent.Agent, error) {
 			Exploration:     st.Float("c", mcts.DefaultExploration, 0, 100),
 			MaxPlayoutPlies: st.Int("playout", mcts.DefaultMaxPlayoutPlies, 1, 1_000_000),
 			Iterations:      st.Int("iterations", 0, 0, 100_000_000),
+			RAVE:            st.Float("rave", mcts.DefaultRAVE, -1, 1e9),
 		},
 		rng: rand.New(rand.NewPCG(uint64(cfg.Seed), 0x6d637473)),
 	}

@@ -295,4 +295,3 @@ func spell(s game.State, pv []game.Move) []string {
 	}
 	return out
 }
-

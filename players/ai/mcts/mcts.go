@@ -3,7 +3,8 @@
 //
 // Each iteration walks down the tree from the root, choosing at every node the move with
 // the best upper confidence bound (its mean reward plus Exploration times the square root
-// of the log of the node's visits over the move's), adds one new node, plays a random game
+// of the log of the node's visits over the move's; the mean is blended with the move's
+// all-moves-as-first mean while its visits are few, see Config.RAVE), adds one new node, plays a random game
 // from it to the end (or to MaxPlayoutPlies, scored as all zeros), and adds the returns to
 // every node on the way down, each move scored by the returns of the seat that made it.
 //
@@ -29,6 +30,7 @@ import (
 const (
 	DefaultExploration     = 1.4
 	DefaultMaxPlayoutPlies = 1000
+	DefaultRAVE            = 300
 )
 
 // Config sets a search.
@@ -36,8 +38,13 @@ type Config struct {
 	Exploration     float64 // the UCT constant; 0 means DefaultExploration
 	MaxPlayoutPlies int     // a random game longer than this scores zeros; 0 means DefaultMaxPlayoutPlies
 	Iterations      int     // stop after this many iterations; 0 for no limit
-	Deadline        time.Time
-	Rand            *rand.Rand // the random choices; required
+	// RAVE is the equivalence parameter of rapid action value estimation: a move's
+	// statistics are blended with those of every playout in which its seat played it
+	// later on ("all moves as first"), the blend shifting to the move's own as its visits
+	// pass RAVE. 0 means DefaultRAVE; a negative value turns it off.
+	RAVE     float64
+	Deadline time.Time
+	Rand     *rand.Rand // the random choices; required
 }
 
 // Result is a search's answer for the seat to move at the root.
@@ -54,6 +61,10 @@ type arm struct {
 	move   game.Move
 	visits int
 	reward float64 // the sum of the seat's raw returns
+	// All moves as first: playouts through the node in which the seat played this move
+	// at any later point, and the sum of the seat's returns in them.
+	amafVisits int
+	amafReward float64
 }
 
 // slot is the choice of one seat at a node: every seat in a simultaneous turn, the seat to
@@ -80,6 +91,10 @@ type searcher struct {
 	joint  []game.Move
 	plies  int
 	ctx    context.Context
+	// played is the last point of the current iteration (0 the root's choice, then one a
+	// ply) at which each seat played each move: key seat<<32 | move.
+	played map[int64]int
+	point  int
 }
 
 // errStop ends an iteration whose playout ran past the deadline.
@@ -108,10 +123,13 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 	if cfg.MaxPlayoutPlies == 0 {
 		cfg.MaxPlayoutPlies = DefaultMaxPlayoutPlies
 	}
+	if cfg.RAVE == 0 {
+		cfg.RAVE = DefaultRAVE
+	}
 	if cfg.Rand == nil {
 		return Result{}, errors.New("mcts: no random source")
 	}
-	sr := &searcher{cfg: cfg, nSeats: nSeats, joint: make([]game.Move, nSeats)}
+	sr := &searcher{cfg: cfg, nSeats: nSeats, joint: make([]game.Move, nSeats), played: map[int64]int{}}
 	root := sr.newNode(s)
 	mover := s.ToMove()
 	var res Result
@@ -182,6 +200,8 @@ func (sr *searcher) iterate(root *node, s game.State) error {
 		choice []int
 	}
 	var path []step
+	clear(sr.played)
+	sr.point = 0
 	n := root
 	for {
 		choice := make([]int, len(n.slots))
@@ -210,26 +230,51 @@ func (sr *searcher) iterate(root *node, s game.State) error {
 	if err != nil {
 		return err
 	}
-	for _, st := range path {
+	for depth, st := range path {
 		st.n.visits++
 		for i, c := range st.choice {
 			sl := &st.n.slots[i]
 			sl.arms[c].visits++
 			sl.arms[c].reward += ret[sl.seat]
+			if sr.cfg.RAVE < 0 {
+				continue
+			}
+			for k := range sl.arms {
+				a := &sl.arms[k]
+				if at, ok := sr.played[int64(sl.seat)<<32|int64(uint32(a.move))]; ok && at >= depth {
+					a.amafVisits++
+					a.amafReward += ret[sl.seat]
+				}
+			}
 		}
 	}
 	return nil
 }
 
-// pick chooses an arm of sl by UCT; an arm never tried comes first.
+// note records that seat played m at the current point of the iteration.
+func (sr *searcher) notePlayed(seat game.Seat, m game.Move) {
+	sr.played[int64(seat)<<32|int64(uint32(m))] = sr.point
+}
+
+// pick chooses an arm of sl by UCT: the arm's mean return, blended with its all-moves-as-
+// first mean while its own visits are few (RAVE), plus the exploration term. An arm never
+// tried and never seen in a playout comes first.
 func (sr *searcher) pick(n *node, sl *slot) int {
 	best, bestScore := 0, math.Inf(-1)
 	logN := math.Log(float64(max(n.visits, 1)))
 	for i, a := range sl.arms {
-		if a.visits == 0 {
+		if a.visits == 0 && (sr.cfg.RAVE < 0 || a.amafVisits == 0) {
 			return i
 		}
-		score := sr.scale(a.reward/float64(a.visits)) + sr.cfg.Exploration*math.Sqrt(logN/float64(a.visits))
+		var value float64
+		if a.visits > 0 {
+			value = sr.scale(a.reward / float64(a.visits))
+		}
+		if sr.cfg.RAVE > 0 && a.amafVisits > 0 {
+			beta := math.Sqrt(sr.cfg.RAVE / (3*float64(a.visits) + sr.cfg.RAVE))
+			value = (1-beta)*value + beta*sr.scale(a.amafReward/float64(a.amafVisits))
+		}
+		score := value + sr.cfg.Exploration*math.Sqrt(logN/float64(max(a.visits, 1)))
 		if score > bestScore {
 			best, bestScore = i, score
 		}
@@ -239,6 +284,10 @@ func (sr *searcher) pick(n *node, sl *slot) int {
 
 // play plays the choice of every slot of n on s.
 func (sr *searcher) play(s game.State, n *node, choice []int) error {
+	defer func() { sr.point++ }()
+	for i, c := range choice {
+		sr.notePlayed(n.slots[i].seat, n.slots[i].arms[c].move)
+	}
 	if len(n.slots) == 1 && s.ToMove() != game.Simultaneous {
 		return s.Play(n.slots[0].arms[choice[0]].move)
 	}
@@ -269,15 +318,19 @@ func (sr *searcher) playout(s game.State) ([]float64, error) {
 			for i := range sr.nSeats {
 				sr.buf = s.LegalMoves(game.Seat(i), sr.buf[:0])
 				sr.joint[i] = sr.buf[sr.cfg.Rand.IntN(len(sr.buf))]
+				sr.notePlayed(game.Seat(i), sr.joint[i])
 			}
 			err = s.PlayJoint(sr.joint)
 		} else {
 			sr.buf = s.LegalMoves(seat, sr.buf[:0])
-			err = s.Play(sr.buf[sr.cfg.Rand.IntN(len(sr.buf))])
+			m := sr.buf[sr.cfg.Rand.IntN(len(sr.buf))]
+			sr.notePlayed(seat, m)
+			err = s.Play(m)
 		}
 		if err != nil {
 			return nil, err
 		}
+		sr.point++
 		sr.plies++
 	}
 	sr.ret = s.Returns(sr.ret[:0])

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/arenaref/arena/game"
@@ -51,18 +50,7 @@ func runExperienceStats(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return cli.WriteJSON(stdout, doc)
 	}
-	st := doc.Stats
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "base\t%s (%s)\n", *basePath, b.Game())
-	fmt.Fprintf(tw, "games merged\t%d\n", st.Games)
-	fmt.Fprintf(tw, "nodes\t%d (%.1f per game)\n", st.Nodes, doc.NodesPerGame)
-	fmt.Fprintf(tw, "arcs\t%d\n", st.Arcs)
-	fmt.Fprintf(tw, "size\t%d bytes (%.0f per node)\n", st.Bytes, doc.BytesPerNode)
-	fmt.Fprintf(tw, "hit rate\t%.1f%% (%d of %d moves decided from the base)\n", doc.HitRate, st.Hits, st.Decisions)
-	if r := doc.Recent; r.Games > 0 {
-		fmt.Fprintf(tw, "last %d games\tmean margin %+.1f, won %d, hit rate %.1f%%\n", r.Games, r.MeanMargin, r.Won, r.HitRate)
-	}
-	return tw.Flush()
+	return doc.WriteText(stdout)
 }
 
 func runExperienceRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {

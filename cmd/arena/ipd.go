@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/arenaref/arena/games/ipd"
 	"github.com/arenaref/arena/internal/atomicfile"
@@ -80,12 +79,7 @@ func runIPDSimulate(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	fmt.Fprintf(stdout, "%s v %s, %d trials, seed %d, parameters %s, initial %s\n",
 		*a, *b, *trials, *seed, *random, *initial)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "outcome\ttrials\tshare\t")
-	for _, c := range ipdsim.Tally(res) {
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", c.Outcome, c.N, 100*c.Share)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := ipdsim.WriteTally(stdout, res); err != nil {
 		return err
 	}
 	if *csvOut != "" {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/ipd"
@@ -248,6 +249,16 @@ func Tally(trials []Trial) []Count {
 		return out[i].Outcome < out[j].Outcome
 	})
 	return out
+}
+
+// WriteTally writes Tally(trials) as a table: outcome, trials, share.
+func WriteTally(w io.Writer, trials []Trial) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "outcome\ttrials\tshare\t")
+	for _, c := range Tally(trials) {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", c.Outcome, c.N, 100*c.Share)
+	}
+	return tw.Flush()
 }
 
 // CSVHeader is the first line WriteCSV writes.

@@ -1,6 +1,12 @@
 package experience
 
-import "github.com/arenaref/arena/games/othello"
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/arenaref/arena/games/othello"
+)
 
 // Report describes a base as arena experience stats shows it: its Stats, the figures
 // derived from them and a summary of the games merged last.
@@ -74,4 +80,20 @@ func RecentGames(rows []GameRow, n int) Recent {
 		w.HitRate = 100 * float64(hits) / float64(dec)
 	}
 	return w
+}
+
+// WriteText writes the report as the table arena experience stats prints.
+func (r Report) WriteText(w io.Writer) error {
+	st := r.Stats
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "base\t%s (%s)\n", r.Base, r.Game)
+	fmt.Fprintf(tw, "games merged\t%d\n", st.Games)
+	fmt.Fprintf(tw, "nodes\t%d (%.1f per game)\n", st.Nodes, r.NodesPerGame)
+	fmt.Fprintf(tw, "arcs\t%d\n", st.Arcs)
+	fmt.Fprintf(tw, "size\t%d bytes (%.0f per node)\n", st.Bytes, r.BytesPerNode)
+	fmt.Fprintf(tw, "hit rate\t%.1f%% (%d of %d moves decided from the base)\n", r.HitRate, st.Hits, st.Decisions)
+	if rc := r.Recent; rc.Games > 0 {
+		fmt.Fprintf(tw, "last %d games\tmean margin %+.1f, won %d, hit rate %.1f%%\n", rc.Games, rc.MeanMargin, rc.Won, rc.HitRate)
+	}
+	return tw.Flush()
 }

@@ -23,6 +23,7 @@
 //	arena healthcheck --nats URL [--referee] [--timeout 2s]
 //	arena train --method strategy-net --opponents hp1 --games 10000 --out weights.json
 //	arena experience run --base gina.db --opponents mm5=minimax:depth=5 --games 400
+//	arena game check FILE.star               (a game written in Starlark; docs/games.md)
 //	arena openings --game othello --plies N
 //	arena ipd simulate --trials N --random-params table1
 //	arena solve --game capture FILE.sgf --target D4 [--strategy NAME] [--time 1s] | --problems FILE.tsv

@@ -30,10 +30,11 @@ var builtin = map[string]playertest.Case{
 	// the machine; at a fixed depth on the seed alone.
 	"minimax": {Fixed: map[string]string{"depth": "2"}},
 	// mcts at a fixed number of playouts a move depends on its seed alone, if they end
-	// before the move's time does (1s): short playouts keep them quick on the slow script
-	// games (quoridor's full playouts took over a second for 50 under load). At the
-	// default it searches until its time is up.
-	"mcts": {Fixed: map[string]string{"iterations": "50", "playout": "30"}},
+	// before the move's time does (1s): one short playout keeps it within that on the
+	// slow script games (under the race detector a move of quoridor's rules takes tens of
+	// milliseconds, and four playouts of four moves overran). At the default it searches
+	// until its time is up.
+	"mcts": {Fixed: map[string]string{"iterations": "1", "playout": "2"}},
 	// learned searches to a fixed depth, here 3 as docs/learning.md plays it, with random
 	// weights made for the game.
 	"learned": {Params: map[string]string{"depth": "3"}, GameParams: learnedWeights, Fixed: seedOnly},

@@ -14,9 +14,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/ai/mcts"
 	"github.com/arenaref/arena/protocol"
 )
@@ -25,9 +27,9 @@ import (
 const Name = "mcts"
 
 // movesLeft is the number of moves the agent expects to make when it shares a game
-// clock: it knows nothing of the game, and a typical game of the library lasts 20-40
-// moves a side.
-const movesLeft = 20
+// clock: it knows nothing of the game, and a game of the library lasts 20-40 moves a side
+// (the time the runtime takes to read a script game's position comes out of it too).
+const movesLeft = 30
 
 func init() {
 	agent.Register(Name, "Monte Carlo tree search (UCT with RAVE, random playouts) for any game; settings c=F (exploration, 1.4), rave=F (300; -1 off), playout=N (plies, 1000), iterations=N (0: the turn's time)", nil, New)
@@ -66,24 +68,66 @@ func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error
 	a.mu.Lock()
 	cfg.Rand = rand.New(rand.NewPCG(a.rng.Uint64(), a.rng.Uint64()))
 	a.mu.Unlock()
+	// Anytime: the search stops, and the answer goes, halfway between the soft stop (when
+	// an iterative search would start no new iteration) and the hard one.
+	soft, hard := agent.Budget(time.Now(), t, movesLeft)
+	target := soft.Add(hard.Sub(soft) / 2)
 	if cfg.Iterations == 0 {
-		// Anytime: stop halfway between the soft stop (when an iterative search would
-		// start no new iteration) and the hard one.
-		now := time.Now()
-		soft, hard := agent.Budget(now, t, movesLeft)
-		cfg.Deadline = soft.Add(hard.Sub(soft) / 2)
-	} else if !t.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, agent.HardStop(time.Now(), t.Deadline))
-		defer cancel()
+		cfg.Deadline = target
+		if !t.Deadline.IsZero() && !time.Now().Before(target) {
+			// No time left to search (reading the position took it): a random move now.
+			return agent.Decision{Move: t.Legal[cfg.Rand.IntN(len(t.Legal))], Info: protocol.SearchInfo{Note: "no time to search"}}, nil
+		}
 	}
 	nSeats := 2
 	if t.Game != nil {
 		nSeats = len(t.Game.Seats())
 	}
-	res, err := mcts.Search(ctx, t.State, nSeats, cfg)
-	if err != nil {
-		return agent.Decision{}, fmt.Errorf("mcts: %w", err)
+	// The search runs on its own goroutine, so that a game whose rules are slow (a script
+	// game under load: one move of quoridor has taken a quarter of a second) cannot make
+	// the answer late: at the hard stop the best move so far is sent, and the search
+	// stops at its next check.
+	var best atomic.Int64 // move+1 of the last progress report; 0 before any
+	cfg.Progress = func(m game.Move, _ int) { best.Store(int64(m) + 1) }
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type outcome struct {
+		res mcts.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	state := t.State.Clone()
+	go func() {
+		res, err := mcts.Search(sctx, state, nSeats, cfg)
+		done <- outcome{res, err}
+	}()
+	var late <-chan time.Time
+	if !t.Deadline.IsZero() {
+		// With a fixed number of iterations the search may take up to the hard stop;
+		// searching to the time, it answers at its target even when the game's rules
+		// are still busy.
+		stopAt := target
+		if cfg.Iterations > 0 {
+			stopAt = hard
+		}
+		timer := time.NewTimer(time.Until(stopAt))
+		defer timer.Stop()
+		late = timer.C
+	}
+	var res mcts.Result
+	select {
+	case out := <-done:
+		if out.err != nil {
+			return agent.Decision{}, fmt.Errorf("mcts: %w", out.err)
+		}
+		res = out.res
+	case <-late:
+		stop()
+		m := t.Legal[0]
+		if b := best.Load(); b > 0 {
+			m = game.Move(b - 1)
+		}
+		return agent.Decision{Move: m, Info: protocol.SearchInfo{Note: "the time ran out inside the game's rules: the best move so far"}}, nil
 	}
 	return agent.Decision{Move: res.Move, Info: protocol.SearchInfo{
 		Nodes: int64(res.Iterations),

@@ -45,6 +45,10 @@ type Config struct {
 	RAVE     float64
 	Deadline time.Time
 	Rand     *rand.Rand // the random choices; required
+	// Progress, when set, is called after each iteration with the move the search would
+	// choose now and the iterations done: an agent that must answer before a slow game
+	// lets the search finish uses the last one.
+	Progress func(best game.Move, iterations int)
 }
 
 // Result is a search's answer for the seat to move at the root.
@@ -141,6 +145,9 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 			return res, err
 		}
 		res.Iterations++
+		if cfg.Progress != nil {
+			cfg.Progress(sr.choice(root, mover).move, res.Iterations)
+		}
 		if cfg.Iterations > 0 && res.Iterations >= cfg.Iterations {
 			break
 		}
@@ -148,26 +155,31 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 			break
 		}
 	}
-	// The root's choice for the seat to move: the slot of that seat (the only one in a
-	// sequential turn).
+	a := sr.choice(root, mover)
+	res.Move, res.Visits, res.Plies = a.move, a.visits, sr.plies
+	if a.visits > 0 {
+		res.Value = sr.scale(a.reward / float64(a.visits))
+	}
+	return res, nil
+}
+
+// choice is the root's most visited move of the seat to move (the slot of that seat; the
+// only one in a sequential turn). The arms are shuffled, so with no visits it is a random
+// move.
+func (sr *searcher) choice(root *node, mover game.Seat) arm {
 	sl := root.slots[0]
 	for _, x := range root.slots {
 		if x.seat == mover {
 			sl = x
 		}
 	}
-	best := -1
+	best := 0
 	for i, a := range sl.arms {
-		if best < 0 || a.visits > sl.arms[best].visits {
+		if a.visits > sl.arms[best].visits {
 			best = i
 		}
 	}
-	a := sl.arms[best] // the arms are shuffled: unvisited, the first is a random move
-	res.Move, res.Visits, res.Plies = a.move, a.visits, sr.plies
-	if a.visits > 0 {
-		res.Value = sr.scale(a.reward / float64(a.visits))
-	}
-	return res, nil
+	return sl.arms[best]
 }
 
 // newNode makes the node of a position that is not over.

@@ -29,7 +29,7 @@ const Name = "mcts"
 // movesLeft is the number of moves the agent expects to make when it shares a game
 // clock: it knows nothing of the game, and a game of the library lasts 20-40 moves a side
 // (the time the runtime takes to read a script game's position comes out of it too).
-const movesLeft = 30
+const movesLeft = 40
 
 func init() {
 	agent.Register(Name, "Monte Carlo tree search (UCT with RAVE, random playouts) for any game; settings c=F (exploration, 1.4), rave=F (300; -1 off), playout=N (plies, 1000), iterations=N (0: the turn's time)", nil, New)
@@ -68,10 +68,15 @@ func (a *Agent) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error
 	a.mu.Lock()
 	cfg.Rand = rand.New(rand.NewPCG(a.rng.Uint64(), a.rng.Uint64()))
 	a.mu.Unlock()
-	// Anytime: the search stops, and the answer goes, halfway between the soft stop (when
-	// an iterative search would start no new iteration) and the hard one.
+	// Anytime: under a per-move limit the search stops, and the answer goes, halfway
+	// between the soft stop (when an iterative search would start no new iteration) and
+	// the hard one; on a game clock at the soft stop, which keeps the base for the moves
+	// to come (reading a slow script game's position comes out of it too).
 	soft, hard := agent.Budget(time.Now(), t, movesLeft)
-	target := soft.Add(hard.Sub(soft) / 2)
+	target := soft
+	if t.Clock.PerMove {
+		target = soft.Add(hard.Sub(soft) / 2)
+	}
 	if cfg.Iterations == 0 {
 		cfg.Deadline = target
 		if !t.Deadline.IsZero() && !time.Now().Before(target) {

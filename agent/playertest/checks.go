@@ -67,7 +67,8 @@ func checkSettings(t *testing.T, e *env) error {
 		if seat == game.Simultaneous {
 			seat = 0
 		}
-		turn, err := turnOf(other, "wrong-game", st, seat, nil, perMoveClock(PlayMove), time.Now())
+		turn, err := turnOf(other, "wrong-game", st, seat, nil, perMoveClock(PlayMove))
+		arrive(&turn, time.Now())
 		if err != nil {
 			return err
 		}
@@ -211,10 +212,11 @@ func checkDeadline(t *testing.T, e *env) error {
 		if seat == game.Simultaneous {
 			seat = game.Seat(k % len(e.game.Seats()))
 		}
-		turn, err := turnOf(e.game, "deadline-"+strconv.Itoa(k), st, seat, hists[i], perMoveClock(DeadlineMove), time.Now())
+		turn, err := turnOf(e.game, "deadline-"+strconv.Itoa(k), st, seat, hists[i], perMoveClock(DeadlineMove))
 		if err != nil {
 			return err
 		}
+		arrive(&turn, time.Now())
 		d, err := choose(t.Context(), a, turn)
 		late := time.Since(turn.Deadline)
 		if err := judge(turn, d, err); err != nil {

@@ -10,8 +10,10 @@
 // text, the legal moves computed from that, the moves so far as the referee records them
 // (a simultaneous turn's moves joined by commas), the observation of games with hidden
 // information, the referee's protocol.Clock, and a Deadline that is the time per move
-// less the runtime's default reserve (a tenth, at most 20ms); Choose gets a context
-// ending at that deadline. A Learner hears of each game's start and end with the
+// less the runtime's default reserve (a tenth, at most 20ms), counted from when the suite
+// has read the position (a script game's position can take longer to read than an
+// increment under the race detector, and that is not the agent's time); Choose gets a
+// context ending at that deadline. A Learner hears of each game's start and end with the
 // protocol.GameNotice a referee sends, a random opening counting as the referee's match
 // opening. The opponents are random movers in every other seat. In simultaneous games
 // (the prisoner's dilemma) the agent is asked for its seat's move and the joint move is

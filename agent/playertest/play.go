@@ -27,11 +27,10 @@ func reserve(move time.Duration) time.Duration {
 }
 
 // turnOf builds the turn the player runtime would give seat in the referee's state st of
-// game g, asked at arrival with the given time: the position read back from its text,
-// the legal moves computed from it, the observation as the referee encodes it, and the
-// deadline shortened by the runtime's reserve. It returns an error only when the game
-// does not read its own position.
-func turnOf(g game.Game, gameID string, st game.State, seat game.Seat, hist []string, clock protocol.Clock, arrival time.Time) (agent.Turn, error) {
+// game g with the given time: the position read back from its text, the legal moves
+// computed from it and the observation as the referee encodes it; arrive gives it its
+// deadline. It returns an error only when the game does not read its own position.
+func turnOf(g game.Game, gameID string, st game.State, seat game.Seat, hist []string, clock protocol.Clock) (agent.Turn, error) {
 	text := st.String()
 	parsed, err := g.ParseState(text)
 	if err != nil {
@@ -49,7 +48,6 @@ func turnOf(g game.Game, gameID string, st game.State, seat game.Seat, hist []st
 		Legal:    legal,
 		Moves:    slices.Clone(hist),
 		Clock:    clock,
-		Deadline: arrival.Add(clockMove(clock) - reserve(clockMove(clock))),
 	}
 	if o, ok := st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))
@@ -61,6 +59,14 @@ func turnOf(g game.Game, gameID string, st game.State, seat game.Seat, hist []st
 		}
 	}
 	return t, nil
+}
+
+// arrive gives a turn its deadline, counted from at: the move time less the runtime's
+// reserve. The suite calls it once it has read the position, so that reading it (which
+// a script game can take longer over than an increment, under the race detector) is not
+// the agent's time.
+func arrive(t *agent.Turn, at time.Time) {
+	t.Deadline = at.Add(clockMove(t.Clock) - reserve(clockMove(t.Clock)))
 }
 
 // clockMove is the move time the runtime reads from a clock.
@@ -192,11 +198,12 @@ func (m *match) play(ctx context.Context) ([]string, error) {
 			continue
 		}
 		left := clk.Budget()
-		arrival := time.Now()
-		t, err := turnOf(g, m.id, st, m.seat, hist, clk.Wire(), arrival)
+		t, err := turnOf(g, m.id, st, m.seat, hist, clk.Wire())
 		if err != nil {
 			return nil, err
 		}
+		arrival := time.Now()
+		arrive(&t, arrival)
 		m.turns++
 		d, err := choose(ctx, m.a, t)
 		returned := time.Now()

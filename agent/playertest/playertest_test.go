@@ -483,10 +483,11 @@ func TestDeadline(t *testing.T) {
 		{gameClock(1500*time.Millisecond+700*time.Microsecond, 20*time.Millisecond), 1480 * time.Millisecond},
 		{gameClock(0, 20*time.Millisecond), 0},
 	} {
-		turn, err := turnOf(count, "g", count.NewState(), 0, nil, tc.clock, arrival)
+		turn, err := turnOf(count, "g", count.NewState(), 0, nil, tc.clock)
 		if err != nil {
 			t.Fatal(err)
 		}
+		arrive(&turn, arrival)
 		if got := turn.Deadline.Sub(arrival); got != tc.want {
 			t.Errorf("clock %+v: deadline %v after the arrival, want %v", tc.clock, got, tc.want)
 		}

@@ -41,13 +41,13 @@ func turnOf(g game.Game, gameID string, st game.State, seat game.Seat, hist []st
 		return agent.Turn{}, fmt.Errorf("game %s: seat %d has no legal move in %q", g.Name(), seat, text)
 	}
 	t := agent.Turn{
-		GameID:   gameID,
-		Game:     g,
-		State:    parsed.Clone(),
-		Seat:     seat,
-		Legal:    legal,
-		Moves:    slices.Clone(hist),
-		Clock:    clock,
+		GameID: gameID,
+		Game:   g,
+		State:  parsed.Clone(),
+		Seat:   seat,
+		Legal:  legal,
+		Moves:  slices.Clone(hist),
+		Clock:  clock,
 	}
 	if o, ok := st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))

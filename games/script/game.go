@@ -58,9 +58,6 @@ func (g *Game) Name() string { return g.spec }
 // Seats names the script's seats.
 func (g *Game) Seats() []string { return g.p.seats }
 
-// Program is the game's script.
-func (g *Game) Program() *Program { return g.p }
-
 // NewState returns the initial position.
 func (g *Game) NewState() game.State { return g.initial.Clone() }
 
@@ -94,7 +91,7 @@ func (g *Game) call(name string, fn *starlark.Function, args ...starlark.Value) 
 	thread.SetMaxExecutionSteps(base + MaxSteps)
 	v, err := starlark.Call(thread, fn, args, nil)
 	if err != nil {
-		err = fmt.Errorf("%w: %s", game.ErrRules, describeSteps(err, thread.ExecutionSteps()-base))
+		err = fmt.Errorf("%w: %s", game.ErrRules, describe(err, thread.ExecutionSteps()-base))
 	}
 	threads.Put(thread)
 	return v, err
@@ -138,7 +135,7 @@ func (s *State) settle() error {
 		}
 	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s: status returned %s: %s", game.ErrRules, g.p.file, clip(st.String(), 120), fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s: status returned %.120s: %s", game.ErrRules, g.p.file, st.String(), fmt.Sprintf(format, args...))
 	}
 	pair, ok := st.(starlark.Indexable)
 	if !ok || pair.Len() != 2 || st.Type() == "string" {
@@ -169,7 +166,7 @@ func (s *State) settle() error {
 	for i := range list.Len() {
 		m, err := starlark.AsInt32(list.Index(i))
 		if err != nil || m < 0 {
-			return bad("move %s is not a non-negative integer", clip(list.Index(i).String(), 40))
+			return bad("move %.40s is not a non-negative integer", list.Index(i).String())
 		}
 		repeated := false
 		if m < 1024 {
@@ -198,13 +195,13 @@ func (s *State) settleReturns() error {
 	}
 	list, ok := v.(starlark.Indexable)
 	if !ok || list.Len() != len(g.p.seats) || v.Type() == "string" {
-		return fmt.Errorf("%w: %s: returns gave %s: want a list of %d numbers, one per seat", game.ErrRules, g.p.file, clip(v.String(), 120), len(g.p.seats))
+		return fmt.Errorf("%w: %s: returns gave %.120s: want a list of %d numbers, one per seat", game.ErrRules, g.p.file, v.String(), len(g.p.seats))
 	}
 	s.returns = make([]float64, list.Len())
 	for i := range list.Len() {
 		f, ok := starlark.AsFloat(list.Index(i))
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%w: %s: returns gave %s for seat %d: want a finite number", game.ErrRules, g.p.file, clip(list.Index(i).String(), 40), i)
+			return fmt.Errorf("%w: %s: returns gave %.40s for seat %d: want a finite number", game.ErrRules, g.p.file, list.Index(i).String(), i)
 		}
 		s.returns[i] = f
 	}
@@ -323,26 +320,18 @@ func (s *State) ParseMove(text string) (game.Move, error) {
 				return m, nil
 			}
 		}
-		return 0, fmt.Errorf("%w: %q is no legal move's text", game.ErrBadMove, clip(text, 40))
+		return 0, fmt.Errorf("%w: %.40q is no legal move's text", game.ErrBadMove, text)
 	}
 	v, err := s.g.call("parse_move", s.g.p.parseMove, s.v, starlark.String(text))
 	if err != nil {
 		return 0, fmt.Errorf("%w: %v", game.ErrBadMove, err)
 	}
 	if v == starlark.None {
-		return 0, fmt.Errorf("%w: %q", game.ErrBadMove, clip(text, 40))
+		return 0, fmt.Errorf("%w: %.40q", game.ErrBadMove, text)
 	}
 	m, err := starlark.AsInt32(v)
 	if err != nil || m < 0 {
-		return 0, fmt.Errorf("%w: %q reads as %s, which is no move number", game.ErrBadMove, clip(text, 40), clip(v.String(), 40))
+		return 0, fmt.Errorf("%w: %.40q reads as %.40s, which is no move number", game.ErrBadMove, text, v.String())
 	}
 	return game.Move(m), nil
-}
-
-// clip cuts s for an error message.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

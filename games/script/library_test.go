@@ -217,3 +217,26 @@ func TestLibraryPerft(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoridorPositions: a position's walls follow the placing rule, as moves do.
+func TestQuoridorPositions(t *testing.T) {
+	g, err := game.Lookup("quoridor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		text string
+		ok   bool
+	}{
+		{"e1 e9 9 9 a1,c1 - w 2", true},
+		{"e1 e9 9 9 a1 a2 w 2", true},
+		{"e1 e9 9 9 a1,b1 - w 2", false}, // overlap
+		{"e1 e9 9 9 a1 a1 w 2", false},   // cross
+		{"e1 e9 9 9 - a1,a2 w 2", false}, // overlap
+	}
+	for _, tt := range tests {
+		if _, err := g.ParseState(tt.text); (err == nil) != tt.ok {
+			t.Errorf("ParseState(%q): %v, want ok %v", tt.text, err, tt.ok)
+		}
+	}
+}

@@ -68,10 +68,15 @@ func Parse(file string, src []byte) (*Program, error) {
 	if len(src) > MaxFileSize {
 		return nil, fmt.Errorf("%w: %s is %d bytes; a game file may have %d", ErrScript, file, len(src), MaxFileSize)
 	}
-	thread := newThread(file)
+	thread := threads.Get().(*starlark.Thread)
+	defer threads.Put(thread)
+	thread.Name = file
+	thread.Uncancel()
+	base := thread.ExecutionSteps()
+	thread.SetMaxExecutionSteps(base + MaxSteps)
 	globals, err := starlark.ExecFileOptions(fileOptions, thread, file, src, predeclared)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrScript, describe(err, thread))
+		return nil, fmt.Errorf("%w: %s", ErrScript, describe(err, thread.ExecutionSteps()-base))
 	}
 	p := &Program{file: file, defaults: map[string]starlark.Value{}}
 	bad := func(format string, args ...any) error {
@@ -164,24 +169,10 @@ var requiredFuncs = []string{"start(opts)", "status(state)", "play(state, move)"
 // Name is the game's name.
 func (p *Program) Name() string { return p.name }
 
-// File is the file the program was read from.
-func (p *Program) File() string { return p.file }
-
-// newThread is a thread for one call, with the step limit; print goes nowhere.
-func newThread(file string) *starlark.Thread {
-	t := &starlark.Thread{Name: file, Print: func(*starlark.Thread, string) {}}
-	t.SetMaxExecutionSteps(MaxSteps)
-	return t
-}
-
-// describe is a script error in one line: the message, then where it happened (file,
-// line and function), innermost frame first. A step overrun says so.
-func describe(err error, thread *starlark.Thread) string {
-	return describeSteps(err, thread.ExecutionSteps())
-}
-
-// describeSteps is describe for a call that ran steps steps.
-func describeSteps(err error, steps uint64) string {
+// describe is the error of a call that ran steps steps, in one line: where it happened
+// (file, line and the function of the script's own innermost frame), then the message. A
+// step overrun says so.
+func describe(err error, steps uint64) string {
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		msg := ee.Msg

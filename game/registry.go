@@ -2,6 +2,10 @@ package game
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,6 +52,65 @@ func RegisterFileType(ext string, load func(path string) (name string, err error
 		panic(fmt.Sprintf("game: RegisterFileType called twice for %q", ext))
 	}
 	fileTypes[ext] = load
+}
+
+// EnvFiles is the environment variable that names game files for every process: files,
+// and directories of game files, separated by ':' (the system's path list separator). A
+// process that meets a game name it does not know reads them (fromEnv), so a referee, a
+// player, a host and a web view started with the same ARENA_GAMES play the same games.
+const EnvFiles = "ARENA_GAMES"
+
+// fromEnv reads the game files EnvFiles names, registering their games: it is Lookup's
+// last resort. It returns what went wrong with the files that failed, in one line, since
+// one of them may hold the game asked for.
+func fromEnv() error {
+	registryMu.RLock()
+	loaders := maps.Clone(fileTypes)
+	registryMu.RUnlock()
+	var errs []string
+	for _, p := range filepath.SplitList(os.Getenv(EnvFiles)) {
+		if p == "" {
+			continue
+		}
+		files := []string{p}
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			files = nil
+			for ext := range loaders {
+				more, _ := filepath.Glob(filepath.Join(p, "*"+ext))
+				files = append(files, more...)
+			}
+			sort.Strings(files)
+		}
+		for _, f := range files {
+			load, ok := loaders[filepath.Ext(f)]
+			if !ok {
+				errs = append(errs, fmt.Sprintf("%s: not a game file (%s)", f, strings.Join(slices.Sorted(maps.Keys(loaders)), ", ")))
+				continue
+			}
+			if _, err := load(f); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", EnvFiles, strings.Join(errs, "; "))
+}
+
+// File returns the path of the game file spec names, if its name is one (it ends in a
+// registered file type's extension, RegisterFileType), and "" otherwise.
+func File(spec string) string {
+	name, _, err := ParseSpec(spec)
+	if err != nil {
+		return ""
+	}
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	if _, ok := fileTypes[filepath.Ext(name)]; ok {
+		return name
+	}
+	return ""
 }
 
 // RegisterLoaded registers a game read from a file, as Register does, but returns an
@@ -104,8 +167,18 @@ func Lookup(spec string) (Game, error) {
 		f, ok = registry[declared]
 		registryMu.RUnlock()
 	}
+	var why error
+	if !ok && load == nil {
+		why = fromEnv()
+		registryMu.RLock()
+		f, ok = registry[name]
+		registryMu.RUnlock()
+	}
+	if !ok && why != nil {
+		return nil, fmt.Errorf("%w %q (known: %s): %w", ErrUnknownGame, name, strings.Join(Names(), ", "), why)
+	}
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownGame, name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("%w %q (known: %s; the game of a file is known where %s names the file)", ErrUnknownGame, name, strings.Join(Names(), ", "), EnvFiles)
 	}
 	return f(opts)
 }

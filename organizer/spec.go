@@ -444,8 +444,12 @@ func (p Plan) Schedule() []tournament.Pairing { return p.schedule }
 func (p Plan) Game() game.Game { return p.game }
 
 // Record is the stored form of the plan: the tournament row with its spec and schedule.
+// The spec names the game as the game names itself, so a game file is stored by its
+// game's name, not by a path that means nothing to another process.
 func (p Plan) Record() (store.Tournament, error) {
-	cfg, err := json.Marshal(p.Spec)
+	spec := p.Spec
+	spec.Game = p.game.Name()
+	cfg, err := json.Marshal(spec)
 	if err != nil {
 		return store.Tournament{}, err
 	}

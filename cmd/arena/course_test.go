@@ -152,19 +152,7 @@ func TestCourseEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sdb.Close()
-	for {
-		st, err := sdb.LadderState(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Phase == store.LadderFinished {
-			break
-		}
-		if time.Since(start) > deadline+5*time.Minute {
-			t.Fatalf("the ladder is still %s %v after it started", st.Phase, time.Since(start))
-		}
-		time.Sleep(time.Second)
-	}
+	waitLadderFinished(ctx, t, sdb, id, start.Add(deadline+5*time.Minute))
 	t.Logf("the course took %v (deadline %v)", time.Since(start).Round(time.Second), deadline)
 	board, err := organizer.LadderBoard(ctx, sdb, id)
 	if err != nil {
@@ -280,6 +268,24 @@ func TestCourseEndToEnd(t *testing.T) {
 		t.Errorf("%d games in the tournament, %d tagged as the ladder's", len(all), len(games))
 	}
 	t.Logf("%d games recorded, %d seen ending on the bus", len(games), len(ended))
+}
+
+// waitLadderFinished waits for ladder id to finish, failing the test at giveUp.
+func waitLadderFinished(ctx context.Context, t *testing.T, sdb store.Store, id int64, giveUp time.Time) {
+	t.Helper()
+	for {
+		st, err := sdb.LadderState(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Phase == store.LadderFinished {
+			return
+		}
+		if time.Now().After(giveUp) {
+			t.Fatalf("the ladder is still %s at the test's limit", st.Phase)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 // startEntrant starts one entrant of the course test as the process its kind calls for.

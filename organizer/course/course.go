@@ -14,6 +14,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/arenaref/arena/auth"
+	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
 )
@@ -41,6 +42,18 @@ type Options struct {
 type Result struct {
 	Ladder int64    // the ladder's tournament id
 	Files  []string // every file written, under Dir
+	// GameFile is the copy, under Dir, of the game file the ladder's game names, if it
+	// names one (a script game): every process of the course reads it (Env).
+	GameFile string
+}
+
+// Env is what to put before the course's commands for them to know its game: the
+// environment variable naming the game file (game.EnvFiles), or "" for a built-in game.
+func (r Result) Env() string {
+	if r.GameFile == "" {
+		return ""
+	}
+	return game.EnvFiles + "=" + r.GameFile + " "
 }
 
 // Init makes the course: credentials for every student and for the spectator, the host
@@ -102,6 +115,17 @@ func Init(ctx context.Context, o Options) (res Result, err error) {
 		res.Files = append(res.Files, path)
 		return nil
 	}
+	if file := game.File(o.Ladder.Game); file != "" {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return res, fmt.Errorf("course: the game: %w", err)
+		}
+		res.GameFile = filepath.Join(o.Dir, filepath.Base(file))
+		if err := writeNew(res.GameFile, src, 0o644); err != nil {
+			return res, err
+		}
+		res.Files = append(res.Files, res.GameFile)
+	}
 	for _, s := range o.Students {
 		if err := credential(s.Name, store.RolePlayer, filepath.Join(o.Dir, "credentials", s.Name+".cred")); err != nil {
 			return res, err
@@ -146,11 +170,17 @@ func Init(ctx context.Context, o Options) (res Result, err error) {
 	}
 	res.Files = append(res.Files, path)
 
+	rules, env := "", "" // as the README says them, to a student beside it
+	if res.GameFile != "" {
+		rules = filepath.Base(res.GameFile)
+		env = game.EnvFiles + "=" + rules + " "
+	}
 	var readme bytes.Buffer
 	if err := studentReadme.Execute(&readme, map[string]any{
-		"Bus": o.BusURL, "Web": strings.TrimSuffix(o.WebURL, "/"), "Ladder": id, "Game": stored.Game,
+		"Bus": o.BusURL, "Web": strings.TrimSuffix(o.WebURL, "/"), "Ladder": id, "Game": t.Game,
 		"TC": stored.TimeControl, "Deadline": stored.Deadline, "Validation": stored.ValidationGames,
 		"Opponent": stored.ValidationOpponent, "Top": stored.FinalTop, "Rounds": stored.FinalRounds,
+		"Rules": rules, "Env": env,
 	}); err != nil {
 		return res, err
 	}
@@ -199,11 +229,16 @@ The competition is a ladder of {{.Game}} ({{.TC}} a move; see the time line of
 docs/engines.md for clocks). It runs until {{.Deadline}}; after that no new versions enter,
 and the top {{.Top}} play a final round-robin ({{.Rounds}} rounds) that decides the final
 standings.
-
+{{if .Rules}}
+The game's rules are in {{.Rules}}, beside this README: a game file of Arena's
+(docs/games.md in Arena's repository). Arena's commands play it when the environment
+variable ARENA_GAMES names it, as in the commands below. Your engine need not read it: each
+turn tells it the position and the legal moves.
+{{end}}
 1. **Write an engine.** It reads commands on standard input and answers on standard
    output (Arena's line protocol, docs/engines.md). Start from an example: examples/python
    or examples/c in Arena's repository.
-2. **Check it** on your own machine: ` + "`arena check-engine -- ./my-engine`" + `. It plays the
+2. **Check it** on your own machine: ` + "`{{.Env}}arena check-engine --game {{.Game}} -- ./my-engine`" + `. It plays the
    positions a tournament would and says what the referee would forfeit.
 3. **Submit it.** Put a file arena.toml beside your sources:
 
@@ -219,7 +254,7 @@ standings.
    The host builds it in a sandbox (no network, only your own files) and it enters the
    ladder as a new version. A build that fails prints the compiler's last lines. Each
    submission is a new version; earlier versions and their games stay on the page.
-   (You may instead run it yourself: ` + "`arena engine --nats {{.Bus}} --credentials NAME.cred -- ./my-engine`" + `.)
+   (You may instead run it yourself: ` + "`{{.Env}}arena engine --nats {{.Bus}} --credentials NAME.cred --game {{.Game}} -- ./my-engine`" + `.)
 4. **Watch.** {{.Web}}/ladder.html?id={{.Ladder}} shows the leaderboard: each version
    first plays {{.Validation}} validation games against ` + "`{{.Opponent}}`" + `; an engine that
    sends an illegal move, garbage, crashes or runs out of time there is marked failed, with

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 func TestLibrary(t *testing.T) {
 	specs := map[string][]string{
 		"fourinarow":   {"fourinarow", "fourinarow:height=4,width=5"},
-		"gomoku":       {"gomoku", "gomoku:size=7", "gomoku:exact=true,size=9"},
+		"gomoku":       {"gomoku", "gomoku:size=7", "gomoku:exact=true,size=9", "gomoku:captures=true,size=7", "gomoku:captures=true"},
 		"breakthrough": {"breakthrough", "breakthrough:height=5,width=3"},
 		"quixo":        {"quixo", "quixo:limit=40"},
 		"quoridor":     {"quoridor:size=5,walls=3", "quoridor"},
@@ -38,7 +39,7 @@ func TestLibrary(t *testing.T) {
 					t.Errorf("Name() = %q, want %q", g.Name(), spec)
 				}
 				playouts := 20
-				if strings.HasPrefix(spec, "quoridor") || spec == "gomoku" {
+				if strings.HasPrefix(spec, "quoridor") || spec == "gomoku" || spec == "gomoku:captures=true" {
 					playouts = 5
 				}
 				gametest.Run(t, g, gametest.Playouts(playouts))
@@ -140,6 +141,86 @@ func TestGomokuRules(t *testing.T) {
 	})
 }
 
+// pente7 is a position of gomoku:captures=true,size=7 (its text, pairs taken 0 0): stones at
+// the points named, x for black, o for white.
+func pente7(stones map[string]byte) string {
+	rows := make([]string, 7)
+	for r := range rows {
+		row := []byte(".......")
+		for c := range row {
+			if v, ok := stones[square(7, 7, r*7+c)]; ok {
+				row[c] = v
+			}
+		}
+		rows[r] = string(row)
+	}
+	return strings.Join(rows, "/") + " 0 0"
+}
+
+// TestPenteCaptures: black at d4 takes a pair of white stones in each of the eight
+// directions, and the pair's points may be played again.
+func TestPenteCaptures(t *testing.T) {
+	var cases []ruleCase
+	for _, d := range [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}} {
+		at := func(k int) string { return fmt.Sprintf("%c%d", 'd'+k*d[0], 4+k*d[1]) }
+		// b3 is on no line through d4: black's second stone, so that black is to move.
+		before := map[string]byte{at(1): 'o', at(2): 'o', at(3): 'x', "b3": 'x'}
+		after := map[string]byte{"d4": 'x', at(3): 'x', "b3": 'x'}
+		cases = append(cases, ruleCase{name: fmt.Sprintf("towards %s", at(3)), spec: "gomoku:captures=true,size=7",
+			from: pente7(before), moves: []string{"d4"}, text: strings.Replace(pente7(after), " 0 0", " 1 0", 1),
+			legal: []string{at(1), at(2)}, illegal: []string{"d4", at(3)}})
+	}
+	runRules(t, cases)
+}
+
+func TestPenteRules(t *testing.T) {
+	const spec = "gomoku:captures=true,size=7"
+	runRules(t, []ruleCase{
+		{name: "white captures too", spec: spec, from: "......./......./......./oxx..../......./......./....... 0 0",
+			moves: []string{"d4"}, text: "......./......./......./o..o.../......./......./....... 0 1", legal: []string{"b4", "c4"}},
+		{name: "two pairs at once", spec: spec, from: "......./......./......./xoo.oox/......./......./x.....x 0 0",
+			moves: []string{"d4"}, text: "......./......./......./x..x..x/......./......./x.....x 2 0"},
+		{name: "three is not a pair", spec: spec, from: "......./......./......./xooo.../......./......./x.....x 0 0",
+			moves: []string{"e4"}, text: "......./......./......./xooox../......./......./x.....x 0 0"},
+		{name: "placing between two of the other's is safe", spec: spec, from: "......./......./......./x.ox.../......./......./....... 0 0",
+			moves: []string{"b4"}, text: "......./......./......./xoox.../......./......./....... 0 0"},
+		{name: "so is the other end", spec: spec, from: "......./......./......./xo.x.../......./......./....... 0 0",
+			moves: []string{"c4", "g7"}, text: "......x/......./......./xoox.../......./......./....... 0 0"},
+		{name: "five pairs win", spec: spec, from: "xoo..../......./......./......./......./......./......x 4 4",
+			moves: []string{"d7"}, over: true, returns: []float64{1, -1}, text: "x..x.../......./......./......./......./......./......x 5 4"},
+		{name: "four pairs do not", spec: spec, from: "xoo..../......./......./......./......./......./......x 3 3",
+			moves: []string{"d7"}, over: false, text: "x..x.../......./......./......./......./......./......x 4 3"},
+		{name: "five pairs win for white", spec: spec, from: "oxx..../......./......./......./......./......./x.....o 4 4",
+			moves: []string{"d7"}, over: true, returns: []float64{-1, 1}},
+		{name: "five in a row wins", spec: spec, moves: []string{"a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "e1"},
+			over: true, returns: []float64{1, -1}},
+		{name: "a full board is a draw", spec: "gomoku:captures=true,size=5", from: "oxooo/oxxxx/xxxoo/oooox/xxox. 0 0",
+			moves: []string{"e1"}, over: true, returns: []float64{0, 0}},
+	})
+}
+
+// TestPentePositions: a position's text carries the pairs taken, reads back as written,
+// and is refused when its stones and pairs do not add up.
+func TestPentePositions(t *testing.T) {
+	runPositions(t, "gomoku:captures=true,size=5", []positionCase{
+		{text: "...../...../...../...../..... 0 0"},
+		{text: "x..x./...../..x../...../..... 1 0"}, // the file's example: white to move
+		{text: "x..x./...../..x../....o/..... 1 0"}, // black to move
+		{text: "x..x./...../..x../...../..... 5 4", over: true},
+		{text: "x..x./oo.../..x../...oo/..... 4 5", refused: "white has taken 5 pairs, and black moved after it"},
+		{text: "x..x./...../..x../...../..... 0 1", refused: "5 black and 0 white stones placed"},
+		{text: "x..x./...../..x../...../..... 01 0", refused: "want the rows, then the pairs"},
+		{text: "x..x./...../..x../...../..... -1 0", refused: "want the rows, then the pairs"},
+		{text: "x..x./...../..x../...../..... 1", refused: "want the rows, then the pairs"},
+		{text: "x..x./...../..x../...../..... 1 0 ", refused: "want the rows, then the pairs"},
+		{text: "x..x./...../..x../...../.....", refused: "want the rows, then the pairs"},
+	})
+	runPositions(t, "gomoku:size=5", []positionCase{
+		{text: "x..x./...../..x../....o/oo..."},
+		{text: "x..x./...../..x../....o/oo... 0 0", refused: "row 5 has 9 points"}, // no pairs without captures
+	})
+}
+
 func TestBreakthroughRules(t *testing.T) {
 	runRules(t, []ruleCase{
 		{name: "opening moves", spec: "breakthrough", legal: []string{"a2-a3", "a2-b3", "h2-h3", "h2-g3"},
@@ -220,23 +301,37 @@ func TestLibraryPerft(t *testing.T) {
 
 // TestQuoridorPositions: a position's walls follow the placing rule, as moves do.
 func TestQuoridorPositions(t *testing.T) {
-	g, err := game.Lookup("quoridor")
+	runPositions(t, "quoridor", []positionCase{
+		{text: "e1 e9 9 9 a1,c1 - w 2"},
+		{text: "e1 e9 9 9 a1 a2 w 2"},
+		{text: "e1 e9 9 9 a1,b1 - w 2", refused: "overlap"},
+		{text: "e1 e9 9 9 a1 a1 w 2", refused: "cross"},
+		{text: "e1 e9 9 9 - a1,a2 w 2", refused: "overlap"},
+	})
+}
+
+// positionCase is a position's text, read back as written, or refused.
+type positionCase struct {
+	text    string
+	refused string // a part of the error, when the text is refused
+	over    bool
+}
+
+func runPositions(t *testing.T, spec string, cases []positionCase) {
+	t.Helper()
+	g, err := game.Lookup(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		text string
-		ok   bool
-	}{
-		{"e1 e9 9 9 a1,c1 - w 2", true},
-		{"e1 e9 9 9 a1 a2 w 2", true},
-		{"e1 e9 9 9 a1,b1 - w 2", false}, // overlap
-		{"e1 e9 9 9 a1 a1 w 2", false},   // cross
-		{"e1 e9 9 9 - a1,a2 w 2", false}, // overlap
-	}
-	for _, tt := range tests {
-		if _, err := g.ParseState(tt.text); (err == nil) != tt.ok {
-			t.Errorf("ParseState(%q): %v, want ok %v", tt.text, err, tt.ok)
+	for _, c := range cases {
+		s, err := g.ParseState(c.text)
+		switch {
+		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
+			t.Errorf("%s: ParseState(%q): %v, want an error with %q", spec, c.text, err, c.refused)
+		case c.refused == "" && err != nil:
+			t.Errorf("%s: ParseState(%q): %v", spec, c.text, err)
+		case err == nil && (s.String() != c.text || s.IsTerminal() != c.over):
+			t.Errorf("%s: ParseState(%q) = %q, over %v; want over %v", spec, c.text, s.String(), s.IsTerminal(), c.over)
 		}
 	}
 }

@@ -32,6 +32,8 @@ func TestAgainstReferences(t *testing.T) {
 		{"breakthrough", func() reference { return newBreakthrough() }},
 		{"quixo", func() reference { return &quixoRef{limit: 200} }},
 		{"gomoku:size=9", func() reference { return &gomokuRef{n: 9} }},
+		{"gomoku:captures=true,size=9", func() reference { return &gomokuRef{n: 9, captures: true} }},
+		{"gomoku:captures=true,size=6", func() reference { return &gomokuRef{n: 6, captures: true} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
@@ -239,10 +241,12 @@ func (q *quixoRef) returns() []float64 {
 }
 
 type gomokuRef struct {
-	n     int
-	board [19 * 19]int8
-	plies int
-	won   int // seat + 1
+	n        int
+	captures bool // Pente
+	board    [19 * 19]int8
+	plies    int
+	pairs    [2]int // taken by black, white
+	won      int    // seat + 1
 }
 
 func (g *gomokuRef) moves() []string {
@@ -262,15 +266,34 @@ func (g *gomokuRef) play(text string) {
 	var col, row int
 	fmt.Sscanf(text[1:], "%d", &row)
 	col = int(text[0] - 'a')
-	i := (g.n-row)*g.n + col
+	row = g.n - row
 	me := int8(g.plies%2 + 1)
-	g.board[i] = me
+	g.board[row*g.n+col] = me
+	at := func(r, c int) int8 {
+		if r < 0 || r >= g.n || c < 0 || c >= g.n {
+			return -1
+		}
+		return g.board[r*g.n+c]
+	}
+	// Pente: the new stone and one of the mover's three points away, with exactly two of
+	// the other's between, take the two.
+	for dr := -1; g.captures && dr <= 1; dr++ {
+		for dc := -1; dc <= 1; dc++ {
+			if (dr != 0 || dc != 0) && at(row+dr, col+dc) == 3-me && at(row+2*dr, col+2*dc) == 3-me && at(row+3*dr, col+3*dc) == me {
+				g.board[(row+dr)*g.n+col+dc], g.board[(row+2*dr)*g.n+col+2*dc] = 0, 0
+				g.pairs[me-1]++
+			}
+		}
+	}
+	if g.pairs[me-1] >= 5 {
+		g.won = int(me)
+	}
 	// Free-style: five or more anywhere on the board.
 	for r := range g.n {
 		for c := range g.n {
 			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}} {
 				k := 0
-				for rr, cc := r, c; rr >= 0 && rr < g.n && cc >= 0 && cc < g.n && g.board[rr*g.n+cc] == me; rr, cc = rr+d[0], cc+d[1] {
+				for rr, cc := r, c; at(rr, cc) == me; rr, cc = rr+d[0], cc+d[1] {
 					k++
 				}
 				if k >= 5 {

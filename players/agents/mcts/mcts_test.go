@@ -34,7 +34,7 @@ func TestSettings(t *testing.T) {
 }
 
 // TestTakesTheWin: red has three in the first column and plays the fourth, with or
-// without RAVE.
+// without RAVE, without a search (a decisive move).
 func TestTakesTheWin(t *testing.T) {
 	g, err := game.Lookup("connect4")
 	if err != nil {
@@ -50,8 +50,8 @@ func TestTakesTheWin(t *testing.T) {
 			t.Fatal(err)
 		}
 		d, err := a.Choose(context.Background(), agent.Turn{Game: g, State: s, Seat: s.ToMove(), Legal: s.LegalMoves(s.ToMove(), nil)})
-		if err != nil || d.Move != 0 || d.Info.Nodes != 2000 {
-			t.Errorf("rave %s: move %d, %d playouts (%v); want column 1 after 2000", rave, d.Move+1, d.Info.Nodes, err)
+		if err != nil || d.Move != 0 || d.Info.Nodes != 0 {
+			t.Errorf("rave %s: move %d, %d playouts (%v); want column 1 after none", rave, d.Move+1, d.Info.Nodes, err)
 		}
 	}
 }

@@ -8,6 +8,13 @@
 // from it to the end (or to MaxPlayoutPlies, scored as all zeros), and adds the returns to
 // every node on the way down, each move scored by the returns of the seat that made it.
 //
+// In a sequential turn two checks that need only the rules frame the search (the decisive
+// and anti-decisive moves of Teytaud and Teytaud, 2010): a move that wins at once is played
+// without a search; and the move the search chooses is first tried against every reply,
+// and passed over for the next most visited when a reply wins at once for the opponent
+// (a few candidates, as time allows; when every one loses, the most visited is played).
+// Trying every move once is what both cost, so the search leaves time for three tries.
+//
 // Simultaneous turns are searched the decoupled way: each seat chooses its own move by
 // its own statistics, and the joint move leads to the child. Returns are scaled to [0, 1]
 // by the smallest and largest seen so far in the search, so the exploration constant has
@@ -21,6 +28,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/arenaref/arena/game"
@@ -138,6 +146,29 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 	mover := s.ToMove()
 	var res Result
 	sr.ctx = ctx
+	sequential := mover != game.Simultaneous && nSeats > 1
+	var try time.Duration // what trying every move once costs
+	if sequential {
+		// A game whose rules are slow may not leave the time to try every move: the tries
+		// get a quarter of the time, and past it neither check is made.
+		begin := time.Now()
+		quarter := begin.Add(cfg.Deadline.Sub(begin) / 4)
+		for _, a := range root.slots[0].arms {
+			if ctx.Err() != nil || (!cfg.Deadline.IsZero() && time.Now().After(quarter)) {
+				sequential = false
+				break
+			}
+			if won, err := wins(s, a.move, mover); err != nil {
+				return res, err
+			} else if won {
+				return Result{Move: a.move, Value: 1}, nil
+			}
+		}
+		try = time.Since(begin)
+		if sequential && !cfg.Deadline.IsZero() {
+			sr.cfg.Deadline = cfg.Deadline.Add(-3 * try)
+		}
+	}
 	for {
 		if err := sr.iterate(root, s.Clone()); errors.Is(err, errStop) {
 			break // the unfinished iteration counts for nothing
@@ -156,6 +187,12 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 		}
 	}
 	a := sr.choice(root, mover)
+	if sequential {
+		var err error
+		if a, err = sr.safest(root, s, mover, cfg.Deadline); err != nil {
+			return res, err
+		}
+	}
 	res.Move, res.Visits, res.Plies = a.move, a.visits, sr.plies
 	if a.visits > 0 {
 		res.Value = sr.scale(a.reward / float64(a.visits))
@@ -180,6 +217,65 @@ func (sr *searcher) choice(root *node, mover game.Seat) arm {
 		}
 	}
 	return sl.arms[best]
+}
+
+// safest is the most visited move of the root after which the opponent has no reply that
+// wins at once, trying at most three moves by visits until the deadline; the most visited
+// move when none of those tried is safe or the time runs out.
+func (sr *searcher) safest(root *node, s game.State, mover game.Seat, deadline time.Time) (arm, error) {
+	arms := slices.Clone(root.slots[0].arms)
+	slices.SortStableFunc(arms, func(a, b arm) int { return b.visits - a.visits })
+	for i, a := range arms {
+		if i == 3 {
+			break
+		}
+		after := s.Clone()
+		if err := after.Play(a.move); err != nil {
+			return a, err
+		}
+		if after.IsTerminal() {
+			return a, nil
+		}
+		opp := after.ToMove()
+		if opp == game.Simultaneous {
+			return a, nil
+		}
+		lost, err := false, error(nil)
+		for _, r := range after.LegalMoves(opp, nil) {
+			if sr.ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+				return arms[0], nil // out of time: the most visited, unchecked
+			}
+			if lost, err = wins(after, r, opp); err != nil || lost {
+				break
+			}
+		}
+		if err != nil {
+			return a, err
+		}
+		if !lost {
+			return a, nil
+		}
+	}
+	return arms[0], nil
+}
+
+// wins reports whether seat, to move in s, wins the game at once by playing m: the game
+// ends and seat's return is above every other seat's.
+func wins(s game.State, m game.Move, seat game.Seat) (bool, error) {
+	after := s.Clone()
+	if err := after.Play(m); err != nil {
+		return false, err
+	}
+	if !after.IsTerminal() {
+		return false, nil
+	}
+	ret := after.Returns(nil)
+	for i, r := range ret {
+		if game.Seat(i) != seat && r >= ret[seat] {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // newNode makes the node of a position that is not over.

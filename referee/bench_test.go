@@ -35,6 +35,15 @@
 // responders; the othello-runtime/ ones are player.Serve with an agent that plays the
 // first legal move, the player side a real player has.
 //
+// BenchmarkScriptGame is the referee's cost per move for a script game against the same
+// game in Go: Connect Four (games/connect4) and the script library's fourinarow, played
+// one game at a time between instant players (the first legal move, so every game is the
+// same),
+// reporting the overhead per move as BenchmarkTurn does (p50, p99, and its work part) and
+// moves/s. The difference between the two is what judging a move through the script costs:
+//
+//	go test -run '^$' -bench ScriptGame -benchtime 3s -count 3 ./referee
+//
 // BenchmarkForfeitLatency measures how long after a deadline the referee decides a time
 // forfeit (its probe of the player's subscription included). BenchmarkFalseForfeits plays
 // b.N moves of players that always answer after 9ms of a 10ms budget and reports the time
@@ -55,7 +64,9 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game/clock"
+	_ "github.com/arenaref/arena/games/connect4"
 	_ "github.com/arenaref/arena/games/othello"
+	_ "github.com/arenaref/arena/games/script" // fourinarow
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
@@ -312,6 +323,39 @@ func BenchmarkTurn(b *testing.B) {
 			b.ReportMetric(us(n99), "p99-nats-rtt-µs")
 			b.ReportMetric(float64(p50)/float64(n50), "p50-rtt/nats")
 			b.ReportMetric(float64(p99)/float64(n99), "p99-rtt/nats")
+		})
+	}
+}
+
+func BenchmarkScriptGame(b *testing.B) {
+	for _, name := range []string{"connect4", "fourinarow"} {
+		b.Run(name, func(b *testing.B) {
+			e := newEnv(b)
+			r := realReferee(b, e, 0)
+			players := pairs(e, 1)
+			bare := newEcho(b, e, 1)
+			m := Match{Game: lookup(b, name), TC: clock.TimeControl{PerMove: 10 * time.Second}}
+			var overhead, work []time.Duration
+			var mu sync.Mutex
+			r.overheadHook = func(_, w time.Duration) {
+				mu.Lock()
+				work = append(work, w)
+				mu.Unlock()
+			}
+			moves := 0
+			spent := measure(b, r, m, players, bare, func(res Result) {
+				moves += len(res.Moves)
+				for i, mr := range res.Moves {
+					if i < len(res.Moves)-1 {
+						overhead = append(overhead, mr.Overhead)
+					}
+				}
+			})
+			b.ReportMetric(float64(moves)/spent.Seconds(), "moves/s")
+			b.ReportMetric(us(percentile(overhead, 50)), "p50-overhead-µs")
+			b.ReportMetric(us(percentile(overhead, 99)), "p99-overhead-µs")
+			b.ReportMetric(us(percentile(work, 50)), "p50-overhead-work-µs")
+			b.ReportMetric(us(percentile(work, 99)), "p99-overhead-work-µs")
 		})
 	}
 }

@@ -1,8 +1,10 @@
 package game
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -235,4 +237,84 @@ func checkLabel(s string) string {
 		}
 	}
 	return ""
+}
+
+// MarshalJSON encodes d as its struct tags say, without reflection: a page of a recorded
+// game sends a drawing for every position, and the web view is under load.
+func (d Drawing) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
+
+// AppendJSON appends d's JSON encoding, the same as MarshalJSON's, to b.
+func (d Drawing) AppendJSON(b []byte) []byte {
+	b = append(b, `{"board":`...)
+	b = appendJSONString(b, d.Board)
+	b = append(b, `,"width":`...)
+	b = strconv.AppendInt(b, int64(d.Width), 10)
+	b = append(b, `,"height":`...)
+	b = strconv.AppendInt(b, int64(d.Height), 10)
+	if len(d.Pieces) > 0 {
+		b = append(b, `,"pieces":[`...)
+		for i, p := range d.Pieces {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendAt(b, p.At)
+			b = append(b, `,"seat":`...)
+			b = strconv.AppendInt(b, int64(p.Seat), 10)
+			if p.Label != "" {
+				b = append(b, `,"label":`...)
+				b = appendJSONString(b, p.Label)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(d.Markers) > 0 {
+		b = append(b, `,"markers":[`...)
+		for i, m := range d.Markers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendAt(b, m.At)
+			b = append(b, `,"kind":`...)
+			b = appendJSONString(b, m.Kind)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(d.Walls) > 0 {
+		b = append(b, `,"walls":[`...)
+		for i, w := range d.Walls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendAt(b, w.At)
+			b = append(b, `,"dir":`...)
+			b = appendJSONString(b, w.Dir)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendAt appends the start of an object with its place: {"at":[x,y].
+func appendAt(b []byte, at [2]int) []byte {
+	b = append(b, `{"at":[`...)
+	b = strconv.AppendInt(b, int64(at[0]), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(at[1]), 10)
+	return append(b, ']')
+}
+
+// appendJSONString appends s as a JSON string, escaped as encoding/json does.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // the rare string that needs escaping, or is not ASCII
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

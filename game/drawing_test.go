@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -151,4 +152,48 @@ func ExampleDrawing_Check() {
 	// Output:
 	// game: bad drawing: pieces[1] at [1, 3] is off the 3x3 board
 	// <nil>
+}
+
+// TestDrawingMarshalJSON: Drawing's own encoder writes what encoding/json writes of the
+// struct by its tags, for drawings of every part and strings that need escaping.
+func TestDrawingMarshalJSON(t *testing.T) {
+	type plain game.Drawing // the same struct without the MarshalJSON method
+	rng := rand.New(rand.NewPCG(7, 8))
+	labels := []string{"", "K", "<b>", "&", `"`, `\`, "é", "♔", "\x01", "\xff", "a\u2028"}
+	words := []string{"squares", "intersections", "hex", "", "h", "v", "last", "dot", `x"y`, "<"}
+	for i := range 500 {
+		d := game.Drawing{Board: words[rng.IntN(len(words))], Width: rng.IntN(130) - 1, Height: rng.IntN(70)}
+		for range rng.IntN(5) {
+			d.Pieces = append(d.Pieces, game.Piece{At: [2]int{rng.IntN(200) - 100, rng.IntN(64)}, Seat: rng.IntN(10) - 1, Label: labels[rng.IntN(len(labels))]})
+		}
+		for range rng.IntN(3) {
+			d.Markers = append(d.Markers, game.Marker{At: [2]int{rng.IntN(64), rng.IntN(64)}, Kind: words[rng.IntN(len(words))]})
+		}
+		for range rng.IntN(3) {
+			d.Walls = append(d.Walls, game.Wall{At: [2]int{rng.IntN(64), -rng.IntN(64)}, Dir: words[rng.IntN(len(words))]})
+		}
+		got, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(plain(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("drawing %d:\n got  %s\n want %s", i, got, want)
+		}
+	}
+}
+
+func BenchmarkDrawingMarshalJSON(b *testing.B) {
+	d := game.Drawing{Board: game.BoardSquares, Width: 8, Height: 8}
+	for i := range 64 {
+		d.Pieces = append(d.Pieces, game.Piece{At: [2]int{i % 8, i / 8}, Seat: i % 2})
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = d.AppendJSON(buf[:0])
+	}
 }

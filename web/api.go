@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -73,6 +74,8 @@ type moveJSON struct {
 	PV        []string `json:"pv,omitempty"`
 	Note      string   `json:"note,omitempty"`
 	Position  string   `json:"position"`
+	// Drawing is the position's drawing (game.Drawing), when the game draws.
+	Drawing json.RawMessage `json:"drawing,omitempty"`
 	// ClockMS is, on a game clock, what the mover had left after the move (its time less
 	// what it used, plus its increment and any new period), as the referee counts it
 	// from the recorded times; absent under a time per move.
@@ -80,8 +83,9 @@ type moveJSON struct {
 }
 
 type openingMove struct {
-	Move     string `json:"move"`
-	Position string `json:"position"`
+	Move     string          `json:"move"`
+	Position string          `json:"position"`
+	Drawing  json.RawMessage `json:"drawing,omitempty"`
 }
 
 type ratingJSON struct {
@@ -93,31 +97,32 @@ type ratingJSON struct {
 // gameJSON is one game, recorded or live. A live game has LiveID, no ID, and only the
 // moves and positions its events carried (no times or search information).
 type gameJSON struct {
-	ID            int64         `json:"id,omitempty"`
-	LiveID        string        `json:"live_id,omitempty"`
-	Live          bool          `json:"live"`
-	TournamentID  int64         `json:"tournament_id"`
-	Index         int           `json:"index"`
-	Round         int           `json:"round"`
-	Game          string        `json:"game"`
-	TimeControl   string        `json:"time_control,omitempty"`
-	Format        string        `json:"tournament_format,omitempty"` // the tournament's: "ladder" links to its page
-	Seats         []string      `json:"seats,omitempty"`
-	Players       []string      `json:"players"`
-	Result        string        `json:"result"`
-	Reason        string        `json:"reason"`
-	Detail        string        `json:"detail,omitempty"`
-	LateMS        float64       `json:"late_ms,omitempty"`
-	Scores        []float64     `json:"scores,omitempty"`
-	Returns       []float64     `json:"returns,omitempty"`
-	StartPosition string        `json:"start_position"`
-	FinalPosition string        `json:"final_position,omitempty"`
-	Started       string        `json:"started,omitempty"`
-	Ended         string        `json:"ended,omitempty"`
-	Opening       []openingMove `json:"opening"`
-	Moves         []moveJSON    `json:"moves"`
-	Ratings       []ratingJSON  `json:"ratings,omitempty"`
-	ReplayError   string        `json:"replay_error,omitempty"`
+	ID            int64           `json:"id,omitempty"`
+	LiveID        string          `json:"live_id,omitempty"`
+	Live          bool            `json:"live"`
+	TournamentID  int64           `json:"tournament_id"`
+	Index         int             `json:"index"`
+	Round         int             `json:"round"`
+	Game          string          `json:"game"`
+	TimeControl   string          `json:"time_control,omitempty"`
+	Format        string          `json:"tournament_format,omitempty"` // the tournament's: "ladder" links to its page
+	Seats         []string        `json:"seats,omitempty"`
+	Players       []string        `json:"players"`
+	Result        string          `json:"result"`
+	Reason        string          `json:"reason"`
+	Detail        string          `json:"detail,omitempty"`
+	LateMS        float64         `json:"late_ms,omitempty"`
+	Scores        []float64       `json:"scores,omitempty"`
+	Returns       []float64       `json:"returns,omitempty"`
+	StartPosition string          `json:"start_position"`
+	StartDrawing  json.RawMessage `json:"start_drawing,omitempty"`
+	FinalPosition string          `json:"final_position,omitempty"`
+	Started       string          `json:"started,omitempty"`
+	Ended         string          `json:"ended,omitempty"`
+	Opening       []openingMove   `json:"opening"`
+	Moves         []moveJSON      `json:"moves"`
+	Ratings       []ratingJSON    `json:"ratings,omitempty"`
+	ReplayError   string          `json:"replay_error,omitempty"`
 }
 
 type playerGame struct {
@@ -346,18 +351,18 @@ func recordedGameJSON(g store.Game) gameJSON {
 		ID: g.ID, TournamentID: g.TournamentID, Index: g.Index, Round: g.Round, Game: g.Game, Seats: rp.seats,
 		Players: g.Players, Result: g.Result, Reason: g.Reason, Detail: g.Detail,
 		LateMS: ms(g.Late), Scores: g.Scores, Returns: g.Returns,
-		StartPosition: rp.start, FinalPosition: g.FinalPosition,
+		StartPosition: rp.start, StartDrawing: rp.startDrawing, FinalPosition: g.FinalPosition,
 		Started: timeText(g.Started), Ended: timeText(g.Ended),
 		Opening: make([]openingMove, len(g.Opening)), Moves: make([]moveJSON, len(g.Moves)),
 		ReplayError: rp.err,
 	}
 	for i, m := range g.Opening {
-		out.Opening[i] = openingMove{Move: m, Position: rp.opening[i]}
+		out.Opening[i] = openingMove{Move: m, Position: rp.opening[i], Drawing: rp.openingDrawings[i]}
 	}
 	for i, m := range g.Moves {
 		out.Moves[i] = moveJSON{
 			Ply: m.Ply, Seat: m.Seat, Move: m.Move, ElapsedMS: ms(m.Elapsed), Depth: m.Depth, Nodes: m.Nodes,
-			Score: m.Score, PV: m.PV, Note: m.Note, Position: rp.moves[i],
+			Score: m.Score, PV: m.PV, Note: m.Note, Position: rp.moves[i], Drawing: rp.moveDrawings[i],
 		}
 	}
 	for _, rc := range g.Ratings {

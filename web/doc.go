@@ -9,8 +9,10 @@
 // /api/games/{id}, /api/players/{name}, /api/ladders/{id} (a ladder's leaderboard),
 // /api/ladders/{id}/entries/{entry} (one entrant's games) and /api/live/games/{id}. The
 // pages are ordinary clients of it; docs/web.md shows example responses. A recorded game comes with the
-// position after every move, replayed on the server with the game's own rules, so the
-// browser only has to draw position text and never needs to know a game's rules.
+// position after every move, replayed on the server with the game's own rules, and, for a
+// game that draws itself (game.Drawer), each position's drawing, so the browser draws any
+// game with one renderer and never needs to know a game's rules. Live events carry the
+// drawing of their position too, made once per event (drawing.go).
 //
 // # Live games
 //

@@ -28,6 +28,11 @@ const (
 	endedKeep = time.Minute
 	// keepAlive is how often an idle stream sends a comment, so proxies do not close it.
 	keepAlive = 20 * time.Second
+	// maxLiveDrawingBytes bounds the drawings kept of the games in memory, which are far
+	// larger than their position texts (a 19x19 board's is some 5 kB a move): beyond it,
+	// moves are kept without theirs, and a page opened then draws those positions from
+	// their text. Events always carry their drawing.
+	maxLiveDrawingBytes = 64 << 20
 )
 
 // liveID reads a tournament game's event id, "t<tournament>-<index>", the way the
@@ -41,8 +46,10 @@ type liveGame struct {
 	tid      int64
 	index    int
 	game     string
+	seats    []string // the game's, when this server knows it
 	players  []string
 	start    string
+	drawing  json.RawMessage // the start position's
 	moves    []moveJSON
 	result   string
 	reason   string
@@ -51,13 +58,14 @@ type liveGame struct {
 	ended    time.Time // zero while the game is on
 	updated  time.Time
 	overflow bool // more moves than maxLiveMoves: the list is incomplete
+	drawn    int  // bytes of the drawings kept, counted in hub.drawn
 }
 
 func (g *liveGame) json() gameJSON {
 	out := gameJSON{
-		LiveID: g.id, Live: g.ended.IsZero(), TournamentID: g.tid, Index: g.index, Game: g.game,
+		LiveID: g.id, Live: g.ended.IsZero(), TournamentID: g.tid, Index: g.index, Game: g.game, Seats: g.seats,
 		Players: g.players, Result: g.result, Reason: g.reason, Detail: g.detail, Returns: g.returns,
-		StartPosition: g.start, Opening: []openingMove{}, Moves: append([]moveJSON{}, g.moves...),
+		StartPosition: g.start, StartDrawing: g.drawing, Opening: []openingMove{}, Moves: append([]moveJSON{}, g.moves...),
 	}
 	if out.Result == "" {
 		out.Result = "*"
@@ -89,6 +97,7 @@ type hub struct {
 	buffer  int
 	mu      sync.Mutex
 	games   map[string]*liveGame
+	drawn   int // bytes of the drawings the games keep, at most maxLiveDrawingBytes
 	clients map[*client]struct{}
 	closed  chan struct{}
 	once    sync.Once
@@ -111,15 +120,28 @@ func (s *Server) onEvent(msg *nats.Msg) {
 		s.cfg.Log.Debug().Str("subject", msg.Subject).Str("game_id", ev.GameID).Msg("web: event on another game's subject")
 		return
 	}
-	s.hub.publish(ev, time.Now())
+	var drawing json.RawMessage
+	var seats []string
+	if ev.Type == protocol.TypeEventStart || ev.Type == protocol.TypeEventMove {
+		drawing = drawText(ev.Game, ev.Position)
+	}
+	if ev.Type == protocol.TypeEventStart {
+		if g, err := lookupGame(ev.Game); err == nil {
+			seats = g.Seats()
+		}
+	}
+	s.hub.publish(ev, seats, drawing, time.Now())
 }
 
 // eventJSON is what a stream sends for one game event: the event with the tournament
-// and index read from its game id.
+// and index read from its game id, a start's seat names and a start's or a move's
+// drawing of its position, when this server knows the game.
 type eventJSON struct {
 	protocol.GameEvent
-	TournamentID int64 `json:"tournament_id,omitempty"`
-	Index        int   `json:"index,omitempty"`
+	TournamentID int64           `json:"tournament_id,omitempty"`
+	Index        int             `json:"index,omitempty"`
+	Seats        []string        `json:"seats,omitempty"`
+	Drawing      json.RawMessage `json:"drawing,omitempty"`
 }
 
 func parseLiveID(id string) (tid int64, index int) {
@@ -132,15 +154,16 @@ func parseLiveID(id string) (tid int64, index int) {
 	return tid, index
 }
 
-// publish records an event in the game it belongs to and queues it for every stream
-// that follows the game, dropping it for a stream whose buffer is full.
-func (h *hub) publish(ev protocol.GameEvent, now time.Time) {
+// publish records an event, with the game's seats (a start's) and the drawing of its
+// position (nil for none), in the game it belongs to and queues it for every stream that
+// follows the game, dropping it for a stream whose buffer is full.
+func (h *hub) publish(ev protocol.GameEvent, seats []string, drawing json.RawMessage, now time.Time) {
 	tid, index := parseLiveID(ev.GameID)
-	data, _ := json.Marshal(eventJSON{GameEvent: ev, TournamentID: tid, Index: index})
+	data, _ := json.Marshal(eventJSON{GameEvent: ev, TournamentID: tid, Index: index, Seats: seats, Drawing: drawing})
 	frame := []byte(fmt.Sprintf("event: %s\ndata: %s\n\n", ev.Type, data))
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.apply(ev, tid, index, now)
+	h.apply(ev, seats, drawing, tid, index, now)
 	for c := range h.clients {
 		if !c.wants(ev.GameID, tid) {
 			continue
@@ -153,10 +176,12 @@ func (h *hub) publish(ev protocol.GameEvent, now time.Time) {
 	}
 }
 
-// apply updates the games in progress with an event. h.mu is held.
-func (h *hub) apply(ev protocol.GameEvent, tid int64, index int, now time.Time) {
+// apply updates the games in progress with an event, its seats and its drawing. h.mu is
+// held.
+func (h *hub) apply(ev protocol.GameEvent, seats []string, drawing json.RawMessage, tid int64, index int, now time.Time) {
 	for id, g := range h.games {
 		if !g.ended.IsZero() && now.Sub(g.ended) > endedKeep {
+			h.drawn -= g.drawn
 			delete(h.games, id)
 		}
 	}
@@ -168,9 +193,12 @@ func (h *hub) apply(ev protocol.GameEvent, tid int64, index int, now time.Time) 
 		// A start event begins the game afresh (a void game is replayed from its start);
 		// a move of a game never seen start (the view started mid-game) begins what is
 		// known of it.
-		g = &liveGame{id: ev.GameID, tid: tid, index: index, game: ev.Game, players: ev.Players, moves: []moveJSON{}}
+		if old := h.games[ev.GameID]; old != nil {
+			h.drawn -= old.drawn
+		}
+		g = &liveGame{id: ev.GameID, tid: tid, index: index, game: ev.Game, seats: seats, players: ev.Players, moves: []moveJSON{}}
 		if ev.Type == protocol.TypeEventStart {
-			g.start = ev.Position
+			g.start, g.drawing = ev.Position, h.keep(g, drawing)
 		}
 		h.games[ev.GameID] = g
 	}
@@ -184,10 +212,21 @@ func (h *hub) apply(ev protocol.GameEvent, tid int64, index int, now time.Time) 
 			g.overflow = true
 			return
 		}
-		g.moves = append(g.moves, moveJSON{Ply: ev.Ply, Seat: ev.Seat, Move: ev.Move, Position: ev.Position})
+		g.moves = append(g.moves, moveJSON{Ply: ev.Ply, Seat: ev.Seat, Move: ev.Move, Position: ev.Position, Drawing: h.keep(g, drawing)})
 	case protocol.TypeEventEnd:
 		g.result, g.reason, g.detail, g.returns, g.ended = ev.Result, ev.Reason, ev.Detail, ev.Returns, now
 	}
+}
+
+// keep returns drawing if the games' drawings may grow by it, counting it for g, or nil.
+// h.mu is held.
+func (h *hub) keep(g *liveGame, drawing json.RawMessage) json.RawMessage {
+	if drawing == nil || h.drawn+len(drawing) > maxLiveDrawingBytes {
+		return nil
+	}
+	h.drawn += len(drawing)
+	g.drawn += len(drawing)
+	return drawing
 }
 
 // subscribe adds a stream and returns it with the snapshot of the games it follows,

@@ -169,13 +169,20 @@ func TestLiveSSE(t *testing.T) {
 	}
 }
 
-func TestLiveBadEventsIgnored(t *testing.T) {
-	f := newFixture(t)
+// liveStream serves f's store with live games from a NATS server, and opens a stream
+// of every game, its snapshot read; events published with pub arrive on it.
+func liveStream(t *testing.T, f *fixture) (pub *nats.Conn, stream *sse) {
+	t.Helper()
 	sub, pub := startNATS(t)
 	hs := newTestServer(t, Config{Store: f.db, NATS: sub})
 	sub.Flush()
-	stream := openSSE(t, hs.URL+"/api/live")
+	stream = openSSE(t, hs.URL+"/api/live")
 	stream.next() // snapshot
+	return pub, stream
+}
+
+func TestLiveBadEventsIgnored(t *testing.T) {
+	pub, stream := liveStream(t, newFixture(t))
 	for _, raw := range []string{`not json`, `{"v":1,"type":"move","game_id":"t1-1","game":"othello","ply":-1,"seat":0,"position":""}`} {
 		pub.Publish(protocol.EventSubject("t1-1"), []byte(raw))
 	}
@@ -197,7 +204,7 @@ func TestSlowClientDropped(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		for i := range 50 {
-			h.publish(protocol.GameEvent{V: 1, Type: "move", GameID: "t1-1", Game: "othello", Ply: i, Move: "d3"}, time.Now())
+			h.publish(protocol.GameEvent{V: 1, Type: "move", GameID: "t1-1", Game: "othello", Ply: i, Move: "d3"}, nil, nil, time.Now())
 			<-fast.ch
 		}
 		close(done)

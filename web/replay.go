@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -8,22 +9,29 @@ import (
 	"github.com/arenaref/arena/store"
 )
 
-// replayed is the position text after every move of a game, so the browser can draw any
-// ply without knowing the game's rules.
+// replayed is the position text after every move of a game, with its drawing when the
+// game draws, so the browser can draw any ply without knowing the game's rules.
 type replayed struct {
 	seats   []string
 	start   string
 	opening []string // after each opening move
 	moves   []string // after each recorded move; the moves of one simultaneous ply share one
 	err     string   // why the replay stopped early; positions after that are ""
+
+	// The drawings of the same positions (drawingOf); all nil for a game that does not
+	// draw.
+	startDrawing    json.RawMessage
+	openingDrawings []json.RawMessage
+	moveDrawings    []json.RawMessage
 }
 
 // replay plays a game's opening and moves from its start position with the game's own
 // rules. A game that cannot be replayed (an unknown game, a move the rules refuse) keeps
 // the positions up to there and says why, rather than failing the whole request.
 func replay(name, start string, opening []string, moves []store.Move) replayed {
-	rp := replayed{start: start, opening: make([]string, len(opening)), moves: make([]string, len(moves))}
-	g, err := game.Lookup(name)
+	rp := replayed{start: start, opening: make([]string, len(opening)), moves: make([]string, len(moves)),
+		openingDrawings: make([]json.RawMessage, len(opening)), moveDrawings: make([]json.RawMessage, len(moves))}
+	g, err := lookupGame(name)
 	if err != nil {
 		rp.err = err.Error()
 		return rp
@@ -37,12 +45,14 @@ func replay(name, start string, opening []string, moves []store.Move) replayed {
 		}
 	}
 	rp.start = st.String()
+	rp.startDrawing = drawingOf(st)
 	for i, text := range opening {
 		if err := playText(st, strings.Split(text, ",")); err != nil {
 			rp.err = fmt.Sprintf("opening move %d %q: %v", i+1, text, err)
 			return rp
 		}
 		rp.opening[i] = st.String()
+		rp.openingDrawings[i] = drawingOf(st)
 	}
 	for i := 0; i < len(moves); {
 		n := 1
@@ -60,8 +70,9 @@ func replay(name, start string, opening []string, moves []store.Move) replayed {
 			rp.err = fmt.Sprintf("ply %d %q: %v", moves[i].Ply, strings.Join(texts, ","), err)
 			return rp
 		}
+		pos, drawing := st.String(), drawingOf(st)
 		for j := range n {
-			rp.moves[i+j] = st.String()
+			rp.moves[i+j], rp.moveDrawings[i+j] = pos, drawing
 		}
 		i += n
 	}

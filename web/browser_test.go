@@ -85,7 +85,28 @@ func waitWithin(ctx context.Context, js string, d time.Duration) error {
 	return err
 }
 
-const boardCellsJS = `Array.from(document.querySelectorAll("#board td.cell")).map(c => c.dataset.c).join("")`
+// drawnJS is JavaScript reading the first board drawn from a drawing (svg.drawing) under
+// sel, place by place, row by row from the top: X for a piece of seat 0, O for seat 1, -
+// for none; an Othello position's squares, as its text writes them.
+func drawnJS(sel string) string {
+	return `(() => { const s = document.querySelector(` + strconv.Quote(sel+" svg.drawing") + `); if (!s) return "no drawing";
+		const w = +s.dataset.width, cells = Array(w * +s.dataset.height).fill("-");
+		for (const p of s.querySelectorAll("g.piece")) cells[+p.dataset.y * w + +p.dataset.x] = "XO"[+p.dataset.seat] || "?";
+		return cells.join(""); })()`
+}
+
+// boardCellsJS reads the game page's board.
+var boardCellsJS = drawnJS("#board")
+
+// checkersJS reads the game page's checkers board square by square, 1 to 32, as
+// checkersCells writes a position.
+const checkersJS = `(() => { const s = document.querySelector("#board svg.drawing"); if (!s) return "no drawing";
+	const cells = Array(32).fill("-");
+	for (const p of s.querySelectorAll("g.piece")) {
+		const x = +p.dataset.x, y = +p.dataset.y, c = "bw"[+p.dataset.seat];
+		cells[y * 4 + Math.floor(x / 2)] = p.textContent === "K" ? c.toUpperCase() : c;
+	}
+	return cells.join(""); })()`
 
 // TestBrowserGameBoard: the game page, stepped to the end with the right arrow key,
 // draws the final position the store has.
@@ -93,7 +114,7 @@ func TestBrowserGameBoard(t *testing.T) {
 	ctx := browser(t)
 	f := newFixture(t)
 	hs := newTestServer(t, Config{Store: f.db})
-	open(t, ctx, hs.URL+"/game.html?id="+strconv.FormatInt(f.othello.ID, 10), "#board td.cell")
+	open(t, ctx, hs.URL+"/game.html?id="+strconv.FormatInt(f.othello.ID, 10), "#board svg.drawing")
 	if got, want := eval[string](t, ctx, boardCellsJS), boardOf(f.othello.StartPosition); got != want {
 		t.Fatalf("board at the start:\n got  %s\n want %s", got, want)
 	}
@@ -159,8 +180,8 @@ func TestBrowserLive(t *testing.T) {
 	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventStart, GameID: live, Game: "othello", Players: []string{"alice", hostile}, Position: start8})
 	after := "-------------------X-------XX------XO--------------------------- O"
 	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventMove, GameID: live, Game: "othello", Move: "d3", Position: after})
-	liveCellsJS := `Array.from(document.querySelectorAll(".liveboard td.cell")).map(c => c.dataset.c).join("")`
-	open(t, ctx, hs.URL+"/tournament.html?id="+strconv.FormatInt(f.tid, 10), ".liveboard td.cell")
+	liveCellsJS := drawnJS(".liveboard")
+	open(t, ctx, hs.URL+"/tournament.html?id="+strconv.FormatInt(f.tid, 10), ".liveboard svg.drawing")
 	if got := eval[string](t, ctx, liveCellsJS); got != boardOf(after) {
 		t.Errorf("live board from the snapshot:\n got  %s\n want %s", got, boardOf(after))
 	}
@@ -238,7 +259,6 @@ func TestBrowserBoards(t *testing.T) {
 		}
 		return g
 	}
-	sortedCheckers := `Array.from(document.querySelectorAll("#board td.cell.dark")).sort((a, b) => a.dataset.sq - b.dataset.sq).map(c => c.dataset.c).join("")`
 	for _, tc := range []struct {
 		name  string
 		g     store.Game
@@ -247,8 +267,8 @@ func TestBrowserBoards(t *testing.T) {
 	}{
 		{"othello 4x4", extra("othello:size=4", 100), boardCellsJS, ""},
 		{"othello 6x6", extra("othello:size=6", 100), boardCellsJS, ""},
-		{"checkers", f.checker, sortedCheckers, checkersCells(f.checker.FinalPosition)},
-		{"giveaway", extra("giveaway", 40), sortedCheckers, ""},
+		{"checkers", f.checker, checkersJS, checkersCells(f.checker.FinalPosition)},
+		{"giveaway", extra("giveaway", 40), checkersJS, ""},
 		{"ipd", f.ipd, `Array.from(document.querySelectorAll("#board table.ipd tbody tr")).map(r => r.cells[1].textContent + r.cells[2].textContent).join(",")`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -167,7 +167,7 @@ func TestBrowserLadder(t *testing.T) {
 			t.Errorf("the oldest game's phase is %q", phase)
 		}
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#games tbody tr:last-child a[href^="game.html?id="]`)),
-			chromedp.WaitVisible(chromedp.CSS("#board td.cell"))); err != nil {
+			chromedp.WaitVisible(chromedp.CSS("#board svg.drawing"))); err != nil {
 			t.Fatalf("follow the replay link: %v", err)
 		}
 		gid, err := strconv.ParseInt(strings.TrimPrefix(eval[string](t, ctx, `location.search`), "?id="), 10, 64)

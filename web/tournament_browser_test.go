@@ -205,7 +205,7 @@ func (lt *liveTournament) nextGame(t *testing.T) store.Game {
 	panic("unreachable")
 }
 
-const liveBoardJS = `Array.from(document.querySelectorAll(".liveboard td.cell")).map(c => c.dataset.c).join("")`
+var liveBoardJS = drawnJS(".liveboard")
 
 // TestBrowserLiveTournament watches a real tournament in Chromium: a move arrives on the
 // tournament page's live board without a reload; a finished game's record, stepped to
@@ -222,7 +222,7 @@ func TestBrowserLiveTournament(t *testing.T) {
 	lt := startLiveTournament(t, s, "slowpoke", 150*time.Millisecond, hostileNote)
 
 	tournamentPage := lt.url + "/tournament.html?id=" + strconv.FormatInt(lt.id, 10)
-	open(t, ctx, tournamentPage, ".liveboard td.cell")
+	open(t, ctx, tournamentPage, ".liveboard svg.drawing")
 	// A marker that a reload would wipe out.
 	eval[bool](t, ctx, `window.arenaLoaded = true`)
 	before := eval[string](t, ctx, liveBoardJS)
@@ -243,7 +243,7 @@ func TestBrowserLiveTournament(t *testing.T) {
 	if len(g.Moves) < 10 || g.FinalPosition == "" {
 		t.Fatalf("recorded game %d: %d moves, final %q", g.ID, len(g.Moves), g.FinalPosition)
 	}
-	open(t, ctx, lt.url+"/game.html?id="+strconv.FormatInt(g.ID, 10), "#board td.cell")
+	open(t, ctx, lt.url+"/game.html?id="+strconv.FormatInt(g.ID, 10), "#board svg.drawing")
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
 		t.Fatal(err)
 	}
@@ -329,12 +329,12 @@ func TestScreenshots(t *testing.T) {
 	}
 	id := strconv.FormatInt(lt.id, 10)
 	shot("tournaments.png", lt.url+"/", "main table")
-	shot("tournament.png", lt.url+"/tournament.html?id="+id, ".liveboard td.cell")
+	shot("tournament.png", lt.url+"/tournament.html?id="+id, ".liveboard svg.drawing")
 	// The game page in the middle game, its graph marking the ply shown.
 	mid := []chromedp.Action[chromedp.Void]{chromedp.KeyEvent(kb.End)}
 	for range 24 {
 		mid = append(mid, chromedp.KeyEvent(kb.ArrowLeft))
 	}
-	shot("game.png", lt.url+"/game.html?id="+strconv.FormatInt(searched.ID, 10), "#board td.cell", mid...)
+	shot("game.png", lt.url+"/game.html?id="+strconv.FormatInt(searched.ID, 10), "#board svg.drawing", mid...)
 	shot("player.png", lt.url+"/player.html?name=d3", "main table")
 }

@@ -160,7 +160,139 @@ function ipdBoard(pos, last, small, names) {
 
 function textBoard(pos) { return el("pre", null, String(pos)); }
 
-function drawBoard(gameName, pos, last, small, names) {
+// ---- The board of any game, from its drawing ----
+
+// A drawing comes from the server with a position when the game draws it (game.Drawing;
+// docs/games.md, "The drawing"): a board of squares or intersections, pieces by seat with
+// an optional label, markers and walls. A game file writes it, so it is data like any
+// other: its label is text (textContent), every number is checked to be one, and the
+// server has checked the whole drawing before.
+
+// seatColours are the fill and the text colour of each seat's pieces: seat 0 dark, seat 1
+// light, then colours.
+const seatColours = [["#111", "#fff"], ["#f5f5f5", "#111"], ["#c62828", "#fff"], ["#1565c0", "#fff"],
+  ["#2e7d32", "#fff"], ["#f9a825", "#111"], ["#6a1b9a", "#fff"], ["#00838f", "#fff"]];
+
+// namedColours are the colours of seats named after one ("black", "red"): the pieces of a
+// game whose seats all are take their seats' colours, so white's pieces are light even
+// when white moves first.
+const namedColours = { black: ["#111", "#fff"], white: ["#f5f5f5", "#111"], red: ["#c62828", "#fff"],
+  yellow: ["#f9d71c", "#111"], blue: ["#1565c0", "#fff"], green: ["#2e7d32", "#fff"], orange: ["#ef6c00", "#111"],
+  purple: ["#6a1b9a", "#fff"], brown: ["#6d4c41", "#fff"], grey: ["#9e9e9e", "#111"], gray: ["#9e9e9e", "#111"] };
+
+// palette is the colours of each seat's pieces: by the seats' names when every one names
+// a colour of its own, else by number.
+function palette(seats) {
+  const named = (seats || []).map(n => Object.hasOwn(namedColours, n) ? namedColours[n] : null);
+  if (named.length >= 2 && named.every(c => c) && new Set(named).size === named.length) return named;
+  return seatColours;
+}
+
+// starPoints are the star points of the usual Go and gomoku boards, by size.
+const starPoints = { 9: [2, 4, 6], 13: [3, 6, 9], 15: [3, 7, 11], 19: [3, 9, 15] };
+
+const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+// placeKey names a place of a drawing, for comparing two drawings.
+function placeKey(at) { return at[0] + "," + at[1]; }
+
+// validDrawing says whether d is drawable: a known board and numbers in range.
+function validDrawing(d) {
+  if (!d || (d.board !== "squares" && d.board !== "intersections") || !isInt(d.width, 1, 64) || !isInt(d.height, 1, 64)) return false;
+  const at = x => Array.isArray(x.at) && isInt(x.at[0], 0, d.width - 1) && isInt(x.at[1], 0, d.height - 1);
+  return (d.pieces || []).every(p => at(p) && isInt(p.seat, 0, seatColours.length - 1)) &&
+    (d.markers || []).every(at) &&
+    (d.walls || []).every(w => Array.isArray(w.at) && isInt(w.at[0], 0, d.width - 2) && isInt(w.at[1], 0, d.height - 2));
+}
+
+// drawingBoard draws a drawing as SVG. last is the drawing of the position before, when
+// known: what the move added (a piece where there was none, a wall) is outlined. seats,
+// the game's seat names when known, may give the pieces their colours (palette). Each
+// piece is a g.piece with data-x, data-y and data-seat; each wall a rect.wall with data-x,
+// data-y and data-dir; each marker a .marker with data-x, data-y and data-kind; the svg
+// has data-width and data-height (the tests read them).
+function drawingBoard(d, last, small, seats) {
+  if (!validDrawing(d)) return null;
+  const colours = palette(seats);
+  const W = d.width, H = d.height;
+  const c = Math.max(small ? 6 : 12, Math.min(small ? 18 : 36, Math.floor((small ? 220 : 600) / Math.max(W, H))));
+  const s = svg("svg", { class: "drawing " + d.board + (small ? " small" : ""), width: W * c, height: H * c,
+    viewBox: "0 0 " + W * c + " " + H * c, role: "img", "data-width": W, "data-height": H });
+  const cx = x => (x + 0.5) * c;
+  if (d.board === "squares") {
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        s.append(svg("rect", { class: (x + y) % 2 ? "cell dark" : "cell light", x: x * c, y: y * c, width: c, height: c }));
+      }
+    }
+  } else {
+    s.append(svg("rect", { class: "wood", x: 0, y: 0, width: W * c, height: H * c }));
+    for (let x = 0; x < W; x++) s.append(svg("line", { class: "grid", x1: cx(x), y1: cx(0), x2: cx(x), y2: cx(H - 1) }));
+    for (let y = 0; y < H; y++) s.append(svg("line", { class: "grid", x1: cx(0), y1: cx(y), x2: cx(W - 1), y2: cx(y) }));
+    const stars = W === H ? starPoints[W] : null;
+    for (const x of stars || []) {
+      for (const y of stars) s.append(svg("circle", { class: "star", cx: cx(x), cy: cx(y), r: Math.max(1.5, c * 0.08) }));
+    }
+  }
+  const before = new Set(last && validDrawing(last) && last.width === W && last.height === H ? (last.pieces || []).map(p => placeKey(p.at)) : []);
+  const wallsBefore = new Set(last && validDrawing(last) ? (last.walls || []).map(w => placeKey(w.at) + w.dir) : []);
+  const seatAt = new Map();
+  for (const p of d.pieces || []) {
+    const [fill, ink] = colours[p.seat] || seatColours[p.seat];
+    const isNew = last && !before.has(placeKey(p.at));
+    const g = svg("g", { class: "piece" + (isNew ? " new" : ""), "data-x": p.at[0], "data-y": p.at[1], "data-seat": p.seat });
+    g.append(svg("circle", { cx: cx(p.at[0]), cy: cx(p.at[1]), r: c * (d.board === "squares" ? 0.4 : 0.46) - (isNew ? 1 : 0), fill,
+      stroke: isNew ? "#f4a000" : "#555", "stroke-width": isNew ? 3 : 1 }));
+    if (typeof p.label === "string" && p.label !== "") {
+      const size = c * [0.45, 0.45, 0.36, 0.28][Math.min(3, [...p.label].length)];
+      const t = svg("text", { x: cx(p.at[0]), y: cx(p.at[1]), fill: ink, "font-size": Math.round(size), "text-anchor": "middle", "dominant-baseline": "central" });
+      t.textContent = p.label;
+      g.append(t);
+    }
+    seatAt.set(placeKey(p.at), p.seat);
+    s.append(g);
+  }
+  const t = Math.max(3, c * 0.16);
+  for (const w of d.walls || []) {
+    if (w.dir !== "h" && w.dir !== "v") continue;
+    const [x, y] = w.at, isNew = last && !wallsBefore.has(placeKey(w.at) + w.dir);
+    const a = w.dir === "h" ? { x: x * c + 1, y: (y + 1) * c - t / 2, width: 2 * c - 2, height: t }
+      : { x: (x + 1) * c - t / 2, y: y * c + 1, width: t, height: 2 * c - 2 };
+    s.append(svg("rect", { class: "wall" + (isNew ? " new" : ""), "data-x": x, "data-y": y, "data-dir": w.dir, ...a }));
+  }
+  for (const m of d.markers || []) {
+    const [x, y] = m.at, k = placeKey(m.at);
+    const ink = seatAt.has(k) ? (colours[seatAt.get(k)] || seatColours[seatAt.get(k)])[1] : "#333";
+    const at = { "data-x": x, "data-y": y, "data-kind": m.kind }, r = c * 0.25;
+    if (m.kind === "last") {
+      s.append(svg("rect", { class: "marker last", x: x * c + 1.5, y: y * c + 1.5, width: c - 3, height: c - 3, ...at }));
+    } else if (m.kind === "dot") {
+      s.append(svg("circle", { class: "marker dot", cx: cx(x), cy: cx(y), r: c * 0.12, fill: ink, ...at }));
+    } else if (m.kind === "cross") {
+      s.append(svg("path", { class: "marker cross", d: "M" + (cx(x) - r) + " " + (cx(y) - r) + "L" + (cx(x) + r) + " " + (cx(y) + r) +
+        "M" + (cx(x) + r) + " " + (cx(y) - r) + "L" + (cx(x) - r) + " " + (cx(y) + r), stroke: ink, ...at }));
+    }
+  }
+  return s;
+}
+
+// pieceCounts says how many pieces each seat has, when a count says something (more than
+// one piece of a seat: Quoridor's two pawns need no count).
+function pieceCounts(d, names) {
+  const n = [];
+  for (const p of d.pieces || []) n[p.seat] = (n[p.seat] || 0) + 1;
+  if (!n.some(k => k > 1)) return null;
+  return el("div", { class: "side" }, [...n.keys()].map(i => ((names && names[i]) || "seat " + i) + " " + (n[i] || 0)).join(" - "));
+}
+
+// drawBoard draws a position: from its drawing when it has one, else with the game's own
+// renderer below, else as text. lastDrawing is the drawing of the position before; seats
+// the game's seat names, when known.
+function drawBoard(gameName, pos, last, small, names, drawing, lastDrawing, seats) {
+  if (drawing) {
+    const b = drawingBoard(drawing, lastDrawing, small, seats);
+    if (b) return el("div", { class: "drawn" }, b, small ? null : pieceCounts(drawing, names));
+  }
   if (pos === undefined || pos === null || pos === "") return el("p", { class: "muted" }, "No position.");
   switch (gameKind(gameName)) {
     case "othello": return othelloBoard(pos, last, small);
@@ -302,20 +434,26 @@ async function tournamentPage() {
     const boards = [...live.values()].filter(g => g.live);
     if (boards.length === 0) { liveBox.replaceChildren(el("p", { class: "muted" }, "No games in progress.")); return; }
     liveBox.replaceChildren(...boards.map(g => {
-      const lastMove = g.moves.length ? g.moves[g.moves.length - 1] : null;
+      const n = g.moves.length, lastMove = n ? g.moves[n - 1] : null;
+      const before = n > 1 ? g.moves[n - 2].drawing : g.start_drawing;
       return el("div", { class: "liveboard" },
         el("div", null, liveLink(g.live_id, "Game " + g.index), " ", players(g.players)),
-        drawBoard(g.game, lastMove ? lastMove.position : g.start_position, lastMove && lastMove.move, true, g.players),
+        drawBoard(g.game, lastMove ? lastMove.position : g.start_position, lastMove && lastMove.move, true, g.players,
+          lastMove ? lastMove.drawing : g.start_drawing, lastMove ? before : null, g.seats),
         el("div", { class: "muted" }, "ply " + g.moves.length));
     }));
   };
   follow("?tournament=" + encodeURIComponent(t.id), {
     snapshot(s) { live.clear(); for (const g of s.games) live.set(g.live_id, g); draw(); },
-    start(e) { live.set(e.game_id, { live_id: e.game_id, index: e.index, game: e.game, players: e.players || [], start_position: e.position, moves: [], live: true }); draw(); },
+    start(e) {
+      live.set(e.game_id, { live_id: e.game_id, index: e.index, game: e.game, seats: e.seats, players: e.players || [], start_position: e.position,
+        start_drawing: e.drawing, moves: [], live: true });
+      draw();
+    },
     move(e) {
       const g = live.get(e.game_id);
       if (!g) return;
-      g.moves.push({ ply: e.ply, seat: e.seat, move: e.move, position: e.position });
+      g.moves.push({ ply: e.ply, seat: e.seat, move: e.move, position: e.position, drawing: e.drawing });
       draw();
     },
     end(e) {
@@ -331,12 +469,12 @@ async function tournamentPage() {
 // steps groups a game's moves into the positions one can step through: the start, each
 // opening move, then each ply (the seats' moves of a simultaneous ply together).
 function steps(g) {
-  const out = [{ label: "start", position: g.start_position, moves: [] }];
-  for (const o of g.opening || []) out.push({ label: o.move + " (opening)", position: o.position, last: o.move, moves: [] });
+  const out = [{ label: "start", position: g.start_position, drawing: g.start_drawing, moves: [] }];
+  for (const o of g.opening || []) out.push({ label: o.move + " (opening)", position: o.position, drawing: o.drawing, last: o.move, moves: [] });
   let prev = null;
   (g.moves || []).forEach((m, i) => {
-    if (prev && prev.ply === m.ply && gameKind(g.game) === "ipd") { prev.moves.push(i); prev.position = m.position; return; }
-    prev = { ply: m.ply, position: m.position, last: m.move, moves: [i] };
+    if (prev && prev.ply === m.ply && gameKind(g.game) === "ipd") { prev.moves.push(i); prev.position = m.position; prev.drawing = m.drawing; return; }
+    prev = { ply: m.ply, position: m.position, drawing: m.drawing, last: m.move, moves: [i] };
     out.push(prev);
   });
   return out;
@@ -431,7 +569,8 @@ async function gamePage() {
   function render() {
     renderHeader();
     const s = list[pos()];
-    boardBox.replaceChildren(drawBoard(g.game, s.position, s.last, false, g.players));
+    const before = pos() > 0 ? list[pos() - 1].drawing : null;
+    boardBox.replaceChildren(drawBoard(g.game, s.position, s.last, false, g.players, s.drawing, before, g.seats));
     plyLabel.textContent = "ply " + pos() + " of " + (list.length - 1);
     const ms = s.moves.map(i => g.moves[i]);
     info.replaceChildren(...ms.filter(hasInfo).map(m => el("p", null,
@@ -461,12 +600,12 @@ async function gamePage() {
         else if (!s.live) { header.replaceChildren(el("p", { class: "muted" }, "This server follows no live games.")); }
       },
       start(e) {
-        g = { live_id: e.game_id, live: true, tournament_id: e.tournament_id, index: e.index, game: e.game, players: e.players || [],
-          start_position: e.position, moves: [], opening: [], result: "*", reason: "" };
+        g = { live_id: e.game_id, live: true, tournament_id: e.tournament_id, index: e.index, game: e.game, seats: e.seats, players: e.players || [],
+          start_position: e.position, start_drawing: e.drawing, moves: [], opening: [], result: "*", reason: "" };
         list = steps(g); render();
       },
       move(e) {
-        g.moves.push({ ply: e.ply, seat: e.seat, move: e.move, position: e.position });
+        g.moves.push({ ply: e.ply, seat: e.seat, move: e.move, position: e.position, drawing: e.drawing });
         list = steps(g); render();
       },
       end(e) {

@@ -32,9 +32,10 @@ var builtin = map[string]playertest.Case{
 	// mcts at a fixed number of playouts a move depends on its seed alone, if they end
 	// before the move's time does (1s): one short playout keeps it within that on the
 	// slow script games (under the race detector a move of quoridor's rules takes tens of
-	// milliseconds, and four playouts of four moves overran). At the default it searches
-	// until its time is up.
-	"mcts": {Fixed: map[string]string{"iterations": "1", "playout": "2"}},
+	// milliseconds, and four playouts of four moves overran); without its tactics, which
+	// try every move four times over (quoridor's 131 moves took over a second when the
+	// suite's games ran side by side). At the default it searches until its time is up.
+	"mcts": {Fixed: map[string]string{"iterations": "1", "playout": "2", "tactics": "false"}},
 	// learned searches to a fixed depth, here 3 as docs/learning.md plays it, with random
 	// weights made for the game.
 	"learned": {Params: map[string]string{"depth": "3"}, GameParams: learnedWeights, Fixed: seedOnly},

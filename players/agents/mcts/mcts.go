@@ -6,7 +6,9 @@
 // parameter, default 300; -1 turns all-moves-as-first off), playout=N (a random game
 // longer than N plies scores as a draw, default 1000), iterations=N (a fixed number of
 // iterations a move, for reproducible games; default 0: search until the turn's time
-// budget, as minimax shares a clock). Its random choices come from agent.Config.Seed.
+// budget, as minimax shares a clock), tactics=false (no decisive and anti-decisive
+// moves: a win in one played at once, a move that lets the opponent win in one passed
+// over). Its random choices come from agent.Config.Seed.
 package mcts
 
 import (
@@ -32,7 +34,7 @@ const Name = "mcts"
 const movesLeft = 40
 
 func init() {
-	agent.Register(Name, "Monte Carlo tree search (UCT with RAVE, random playouts) for any game; settings c=F (exploration, 1.4), rave=F (300; -1 off), playout=N (plies, 1000), iterations=N (0: the turn's time)", nil, New)
+	agent.Register(Name, "Monte Carlo tree search (UCT with RAVE, random playouts) for any game; settings c=F (exploration, 1.4), rave=F (300; -1 off), playout=N (plies, 1000), iterations=N (0: the turn's time), tactics=B (wins and losses in one, true)", nil, New)
 }
 
 // Agent is the MCTS player. It is safe for concurrent use: each Choose runs its own
@@ -53,6 +55,7 @@ func New(cfg agent.Config) (agent.Agent, error) {
 			MaxPlayoutPlies: st.Int("playout", mcts.DefaultMaxPlayoutPlies, 1, 1_000_000),
 			Iterations:      st.Int("iterations", 0, 0, 100_000_000),
 			RAVE:            st.Float("rave", mcts.DefaultRAVE, -1, 1e9),
+			NoTactics:       !st.Bool("tactics", true),
 		},
 		rng: rand.New(rand.NewPCG(uint64(cfg.Seed), 0x6d637473)),
 	}

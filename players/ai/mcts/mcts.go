@@ -52,7 +52,11 @@ type Config struct {
 	// pass RAVE. 0 means DefaultRAVE; a negative value turns it off.
 	RAVE     float64
 	Deadline time.Time
-	Rand     *rand.Rand // the random choices; required
+	// NoTactics turns off the decisive and anti-decisive moves (see the package comment):
+	// with a fixed number of iterations and no deadline, they try every move of a slow
+	// game four times over.
+	NoTactics bool
+	Rand      *rand.Rand // the random choices; required
 	// Progress, when set, is called after each iteration with the move the search would
 	// choose now and the iterations done: an agent that must answer before a slow game
 	// lets the search finish uses the last one.
@@ -146,7 +150,7 @@ func Search(ctx context.Context, s game.State, nSeats int, cfg Config) (Result, 
 	mover := s.ToMove()
 	var res Result
 	sr.ctx = ctx
-	sequential := mover != game.Simultaneous && nSeats > 1
+	sequential := mover != game.Simultaneous && nSeats > 1 && !cfg.NoTactics
 	var try time.Duration // what trying every move once costs
 	if sequential {
 		// A game whose rules are slow may not leave the time to try every move: the tries

@@ -29,6 +29,21 @@ const (
 	MarkDot = "dot"
 	// MarkCross crosses out a cell or point (one that may not be played, such as a ko).
 	MarkCross = "cross"
+	// MarkLabel writes the marker's Label in the cell or point, small and muted (the
+	// number of an empty square of checkers); small boards leave it out.
+	MarkLabel = "label"
+)
+
+// The coordinates a Drawing's board may show around it (Drawing.Coords): the columns
+// lettered a, b, c, ... from the left (no letter skipped), the rows numbered from 1.
+const (
+	// CoordsNone shows no coordinates.
+	CoordsNone = ""
+	// CoordsTop numbers the rows from the top: row 0 is 1, as Othello's ranks.
+	CoordsTop = "top"
+	// CoordsBottom numbers the rows from the bottom: row Height-1 is 1, as in chess,
+	// gomoku and Go.
+	CoordsBottom = "bottom"
 )
 
 // The directions of a Wall.
@@ -44,8 +59,11 @@ const (
 	// MaxDrawingSeats bounds a piece's Seat: 0 to MaxDrawingSeats-1 (a game file has at
 	// most eight seats).
 	MaxDrawingSeats = 8
-	// MaxLabelLen is the most characters (runes) of a piece's Label.
+	// MaxLabelLen is the most characters (runes) of a piece's or a marker's Label.
 	MaxLabelLen = 3
+	// MaxCoordsWidth is the widest board that may show coordinates: its columns are
+	// lettered a to z, and there are no more letters.
+	MaxCoordsWidth = 26
 )
 
 var (
@@ -63,13 +81,21 @@ var (
 //
 // Coordinates are At = [column, row], both from 0, column 0 at the left and row 0 at the
 // top, on a board of Width columns and Height rows: of cells on a board of squares, of
-// points on a board of intersections.
+// points on a board of intersections. What the page writes around the board is Coords's:
+// nothing, or the columns lettered a, b, ... and the rows numbered from the top
+// (CoordsTop) or from the bottom (CoordsBottom); a game sets the one its move text uses.
+//
+// ToMove is the seat to move, Terminal (-1) when the game is over, Simultaneous (-2)
+// when all seats move at once. The rules know it: Draw sets it from the state's ToMove,
+// whatever the state's own Draw (or a game file's draw) said.
 //
 // A drawing may come from an untrusted game file: Check says whether it is well formed.
 type Drawing struct {
 	Board   string   `json:"board"` // BoardSquares or BoardIntersections
 	Width   int      `json:"width"`
 	Height  int      `json:"height"`
+	Coords  string   `json:"coords,omitempty"` // CoordsNone, CoordsTop or CoordsBottom
+	ToMove  int      `json:"to_move"`          // set by Draw: State.ToMove
 	Pieces  []Piece  `json:"pieces,omitempty"`
 	Markers []Marker `json:"markers,omitempty"`
 	Walls   []Wall   `json:"walls,omitempty"`
@@ -85,10 +111,13 @@ type Piece struct {
 	Label string `json:"label,omitempty"`
 }
 
-// Marker marks a cell or point: Kind is MarkLast, MarkDot or MarkCross.
+// Marker marks a cell or point: Kind is MarkLast, MarkDot, MarkCross or MarkLabel.
 type Marker struct {
 	At   [2]int `json:"at"`
 	Kind string `json:"kind"`
+	// Label is the text of a MarkLabel marker, 1 to MaxLabelLen printable characters
+	// (as a piece's label), such as "12"; the other kinds have none.
+	Label string `json:"label,omitempty"`
 }
 
 // Wall is a wall two cells long between the cells of a board of squares, as in Quoridor.
@@ -110,8 +139,8 @@ type Drawer interface {
 	Draw() (Drawing, error)
 }
 
-// Draw draws s, when s is a Drawer, and checks the drawing; otherwise it returns
-// ErrNoDrawing.
+// Draw draws s, when s is a Drawer, sets the drawing's ToMove from s.ToMove, and checks
+// the drawing; otherwise it returns ErrNoDrawing.
 func Draw(s State) (Drawing, error) {
 	dr, ok := s.(Drawer)
 	if !ok {
@@ -121,6 +150,7 @@ func Draw(s State) (Drawing, error) {
 	if err != nil {
 		return Drawing{}, err
 	}
+	d.ToMove = int(s.ToMove())
 	if err := d.Check(); err != nil {
 		return Drawing{}, err
 	}
@@ -140,11 +170,13 @@ func (s *cellSet) add(i int) bool {
 // Check reports whether d is a drawing the web view can draw, with an error wrapping
 // ErrBadDrawing that names the first field at fault: a board kind other than squares or
 // intersections (hex is not drawn yet), a Width or Height outside 1 to MaxDrawingSize,
-// anything at a place off the board, two pieces in one place (and so more pieces than
-// places), a seat outside 0 to MaxDrawingSeats-1, a label that is too long or not
-// printable, more markers than places or an unknown kind, walls on a board of
-// intersections, a wall's crossing off the board, an unknown direction, or the same wall
-// twice.
+// Coords other than none, top or bottom (or on a board wider than MaxCoordsWidth), a
+// ToMove outside Simultaneous to MaxDrawingSeats-1, anything at a place off the board,
+// two pieces in one place (and so more pieces than places), a seat outside 0 to
+// MaxDrawingSeats-1, a label that is too long or not printable, more markers than places
+// or an unknown kind, a label marker without a label or another marker with one, walls on
+// a board of intersections, a wall's crossing off the board, an unknown direction, or the
+// same wall twice.
 func (d *Drawing) Check() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrBadDrawing, fmt.Sprintf(format, args...))
@@ -158,6 +190,18 @@ func (d *Drawing) Check() error {
 	}
 	if d.Width < 1 || d.Width > MaxDrawingSize || d.Height < 1 || d.Height > MaxDrawingSize {
 		return bad("a %dx%d board: want width and height 1 to %d", d.Width, d.Height, MaxDrawingSize)
+	}
+	switch d.Coords {
+	case CoordsNone:
+	case CoordsTop, CoordsBottom:
+		if d.Width > MaxCoordsWidth {
+			return bad("coords on a board %d wide: the columns are lettered a to z, at most %d", d.Width, MaxCoordsWidth)
+		}
+	default:
+		return bad("coords %.20q: want %q, %q or none", d.Coords, CoordsTop, CoordsBottom)
+	}
+	if d.ToMove < int(Simultaneous) || d.ToMove >= MaxDrawingSeats {
+		return bad("to_move %d: want a seat, 0 to %d, or %d (over) or %d (all at once)", d.ToMove, MaxDrawingSeats-1, Terminal, Simultaneous)
 	}
 	places := d.Width * d.Height
 	on := func(at [2]int) bool { return at[0] >= 0 && at[0] < d.Width && at[1] >= 0 && at[1] < d.Height }
@@ -185,8 +229,15 @@ func (d *Drawing) Check() error {
 		switch {
 		case !on(m.At):
 			return bad("markers[%d] at %s is off the %dx%d board", i, atText(m.At), d.Width, d.Height)
-		case m.Kind != MarkLast && m.Kind != MarkDot && m.Kind != MarkCross:
-			return bad("markers[%d] kind %.20q: want %q, %q or %q", i, m.Kind, MarkLast, MarkDot, MarkCross)
+		case m.Kind != MarkLast && m.Kind != MarkDot && m.Kind != MarkCross && m.Kind != MarkLabel:
+			return bad("markers[%d] kind %.20q: want %q, %q, %q or %q", i, m.Kind, MarkLast, MarkDot, MarkCross, MarkLabel)
+		case m.Kind == MarkLabel && m.Label == "":
+			return bad("markers[%d] of kind %q has no label", i, MarkLabel)
+		case m.Kind != MarkLabel && m.Label != "":
+			return bad("markers[%d] of kind %q has a label: only %q markers have one", i, m.Kind, MarkLabel)
+		}
+		if err := checkLabel(m.Label); err != "" {
+			return bad("markers[%d] label %.20q: %s", i, m.Label, err)
 		}
 	}
 	if len(d.Walls) > 0 && d.Board != BoardSquares {
@@ -251,6 +302,12 @@ func (d Drawing) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(d.Width), 10)
 	b = append(b, `,"height":`...)
 	b = strconv.AppendInt(b, int64(d.Height), 10)
+	if d.Coords != "" {
+		b = append(b, `,"coords":`...)
+		b = appendJSONString(b, d.Coords)
+	}
+	b = append(b, `,"to_move":`...)
+	b = strconv.AppendInt(b, int64(d.ToMove), 10)
 	if len(d.Pieces) > 0 {
 		b = append(b, `,"pieces":[`...)
 		for i, p := range d.Pieces {
@@ -277,6 +334,10 @@ func (d Drawing) AppendJSON(b []byte) []byte {
 			b = appendAt(b, m.At)
 			b = append(b, `,"kind":`...)
 			b = appendJSONString(b, m.Kind)
+			if m.Label != "" {
+				b = append(b, `,"label":`...)
+				b = appendJSONString(b, m.Label)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

@@ -164,8 +164,9 @@ func TestCourseScriptGame(t *testing.T) {
 	}
 	var replay map[string]any
 	getJSON(t, fmt.Sprintf("%s/api/games/%d", webURL, games[0].ID), &replay)
-	if replay["game"] != "tictactoe" {
-		t.Errorf("the replay of game %d: %v", games[0].ID, replay)
+	// The referee's web view read the game file: it draws the positions with its draw().
+	if d, ok := replay["start_drawing"].(map[string]any); replay["game"] != "tictactoe" || !ok || d["board"] != "squares" || d["width"] != 3.0 {
+		t.Errorf("the replay of game %d has no drawing of a 3x3 board: %v", games[0].ID, replay)
 	}
 }
 

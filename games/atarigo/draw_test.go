@@ -81,3 +81,41 @@ func TestDrawMarkers(t *testing.T) {
 		t.Errorf("markers %+v, want %+v", d.Markers, want)
 	}
 }
+
+// TestDrawCoords: boards of at most eight columns number the rows from the bottom and
+// letter the columns as the move text does (C3 is drawn in column c, row 3 from the
+// bottom); from nine columns on, where GTP's letters skip I, no coordinates.
+func TestDrawCoords(t *testing.T) {
+	for _, tt := range []struct {
+		spec   string
+		coords string
+	}{
+		{"atari-go:size=5", game.CoordsBottom},
+		{"atari-go:size=8", game.CoordsBottom},
+		{"atari-go", ""},
+		{"atari-go:size=19", ""},
+	} {
+		g, err := game.Lookup(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.NewState()
+		m, err := s.ParseMove("C3")
+		if err == nil {
+			err = s.Play(m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := game.Draw(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Coords != tt.coords {
+			t.Errorf("%s: coords %q, want %q", tt.spec, d.Coords, tt.coords)
+		}
+		if want := [2]int{2, d.Height - 3}; len(d.Pieces) != 1 || d.Pieces[0].At != want {
+			t.Errorf("%s: C3 drawn as %+v, want a stone at %v", tt.spec, d.Pieces, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package checkers
 
 import (
 	"math/bits"
+	"strconv"
 
 	"github.com/arenaref/arena/game"
 )
@@ -11,15 +12,27 @@ var _ game.Drawer = (*State)(nil)
 // Draw draws the position on a board of 8x8 squares as the PDN diagram shows it, Black's
 // side at the top: squares 1 to 4 are the dark squares of the top row, from the left
 // (the squares whose column and row add up to an odd number are the dark ones). Black's
-// pieces are seat 0's, White's seat 1's; kings are labelled "K".
+// pieces are seat 0's, White's seat 1's; kings are labelled "K". Each empty dark square
+// has a label marker with its number, as the notation names it.
 func (s *State) Draw() (game.Drawing, error) {
+	occupied := s.pieces[0] | s.pieces[1]
+	n := bits.OnesCount32(occupied)
 	d := game.Drawing{Board: game.BoardSquares, Width: 8, Height: 8,
-		Pieces: make([]game.Piece, 0, bits.OnesCount32(s.pieces[0]|s.pieces[1]))}
+		Pieces: make([]game.Piece, 0, n), Markers: make([]game.Marker, 0, 32-n)}
+	// at is where square i+1 is drawn.
+	at := func(i int) [2]int {
+		row := i / 4
+		return [2]int{2*(i%4) + 1 - row%2, row}
+	}
+	for i := range 32 {
+		if occupied&(1<<uint(i)) == 0 {
+			d.Markers = append(d.Markers, game.Marker{At: at(i), Kind: game.MarkLabel, Label: squareLabels[i]})
+		}
+	}
 	for _, c := range [2]game.Seat{Black, White} {
 		for p := s.pieces[c]; p != 0; p &= p - 1 {
 			i := bits.TrailingZeros32(p) // square i+1
-			row := i / 4
-			piece := game.Piece{At: [2]int{2*(i%4) + 1 - row%2, row}, Seat: int(c)}
+			piece := game.Piece{At: at(i), Seat: int(c)}
 			if s.kings&(1<<uint(i)) != 0 {
 				piece.Label = "K"
 			}
@@ -28,3 +41,11 @@ func (s *State) Draw() (game.Drawing, error) {
 	}
 	return d, nil
 }
+
+// squareLabels are the numbers of the squares, "1" to "32".
+var squareLabels = func() (l [32]string) {
+	for i := range l {
+		l[i] = strconv.Itoa(i + 1)
+	}
+	return l
+}()

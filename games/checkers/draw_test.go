@@ -35,7 +35,8 @@ func squares(t *testing.T, text string) string {
 }
 
 // TestDraw: random games of both variants draw the pieces of the position text on the
-// dark squares, numbered 1 to 32 from the top left, kings labelled K.
+// dark squares, numbered 1 to 32 from the top left, kings labelled K, and every empty
+// dark square has a label marker with its number.
 func TestDraw(t *testing.T) {
 	for _, name := range []string{checkers.Name, checkers.GiveawayName} {
 		t.Run(name, func(t *testing.T) {
@@ -68,6 +69,22 @@ func TestDraw(t *testing.T) {
 							t.Fatalf("label %q", p.Label)
 						}
 						cells[y*4+x/2] = c
+					}
+					for _, m := range d.Markers {
+						x, y := m.At[0], m.At[1]
+						sq := y*4 + x/2
+						if m.Kind != game.MarkLabel || (x+y)%2 != 1 || m.Label != strconv.Itoa(sq+1) || cells[sq] != '-' {
+							t.Fatalf("%s: marker %+v; want the number of an empty dark square", s, m)
+						}
+						cells[sq] = '#'
+					}
+					if strings.Contains(string(cells), "-") {
+						t.Fatalf("%s: an empty square without its number: %s", s, cells)
+					}
+					for i, c := range cells {
+						if c == '#' {
+							cells[i] = '-'
+						}
 					}
 					if want := squares(t, s.String()); string(cells) != want {
 						t.Fatalf("%s drawn as %s, want %s", s, cells, want)

@@ -26,8 +26,8 @@ func TestDraw(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if d.Board != game.BoardSquares || d.Width != n || d.Height != n {
-						t.Fatalf("a %dx%d %s board", d.Width, d.Height, d.Board)
+					if d.Board != game.BoardSquares || d.Width != n || d.Height != n || d.Coords != game.CoordsTop {
+						t.Fatalf("a %dx%d %s board with coords %q", d.Width, d.Height, d.Board, d.Coords)
 					}
 					cells := []byte(strings.Repeat("-", n*n))
 					for _, p := range d.Pieces {
@@ -47,4 +47,32 @@ func TestDraw(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDrawCoords: the coordinates the page writes (files a.. from the left, ranks 1.. from
+// the top) name the square a move's text names: the disc d3 places is drawn in column d,
+// row 3 from the top.
+func TestDrawCoords(t *testing.T) {
+	s := othello.New().NewState()
+	m, err := s.ParseMove("d3")
+	if err == nil {
+		err = s.Play(m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := game.Draw(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := [2]int{int('d' - 'a'), 3 - 1}
+	for _, p := range d.Pieces {
+		if p.At == at && p.Seat == int(othello.Black) {
+			if d.ToMove != int(othello.White) {
+				t.Errorf("to_move %d after Black's d3, want White's %d", d.ToMove, othello.White)
+			}
+			return
+		}
+	}
+	t.Errorf("no black disc at %v after d3: %+v", at, d.Pieces)
 }

@@ -44,11 +44,12 @@ const (
 )
 
 // readDrawing reads draw's result: a dict of board, width, height and, optionally,
-// pieces, markers and walls, each entry a dict of its own keys. Unknown keys and values
-// of another type are refused; the ranges are Check's.
+// coords, pieces, markers and walls, each entry a dict of its own keys. Unknown keys and
+// values of another type are refused; the ranges are Check's. There is no to_move: the
+// rules say whose turn it is (game.Draw sets it).
 func readDrawing(v starlark.Value) (game.Drawing, error) {
 	var d game.Drawing
-	f, err := fields(v, "the drawing", []string{"board", "width", "height"}, "pieces", "markers", "walls")
+	f, err := fields(v, "the drawing", []string{"board", "width", "height"}, "coords", "pieces", "markers", "walls")
 	if err != nil {
 		return d, err
 	}
@@ -59,6 +60,9 @@ func readDrawing(v starlark.Value) (game.Drawing, error) {
 		return d, err
 	}
 	if d.Height, err = f.number("height"); err != nil {
+		return d, err
+	}
+	if d.Coords, err = f.text("coords"); err != nil {
 		return d, err
 	}
 	err = f.list("pieces", maxDrawnPlaces, func(what string, v starlark.Value) error {
@@ -79,32 +83,37 @@ func readDrawing(v starlark.Value) (game.Drawing, error) {
 		return d, err
 	}
 	err = f.list("markers", maxDrawnPlaces, func(what string, v starlark.Value) error {
-		at, kind, err := placed(v, what, "kind")
-		d.Markers = append(d.Markers, game.Marker{At: at, Kind: kind})
+		at, kind, e, err := placed(v, what, "kind", "label")
+		var label string
+		if err == nil {
+			label, err = e.text("label")
+		}
+		d.Markers = append(d.Markers, game.Marker{At: at, Kind: kind, Label: label})
 		return err
 	})
 	if err != nil {
 		return d, err
 	}
 	err = f.list("walls", maxDrawnWalls, func(what string, v starlark.Value) error {
-		at, dir, err := placed(v, what, "dir")
+		at, dir, _, err := placed(v, what, "dir")
 		d.Walls = append(d.Walls, game.Wall{At: at, Dir: dir})
 		return err
 	})
 	return d, err
 }
 
-// placed reads a marker or a wall: a dict of "at" and a string under key.
-func placed(v starlark.Value, what, key string) (at [2]int, word string, err error) {
-	e, err := fields(v, what, []string{"at", key})
+// placed reads a marker or a wall: a dict of "at", a string under key and any of
+// optional, whose entries it returns for the caller to read.
+func placed(v starlark.Value, what, key string, optional ...string) (at [2]int, word string, e dictFields, err error) {
+	e, err = fields(v, what, []string{"at", key}, optional...)
 	if err != nil {
-		return at, "", err
+		return at, "", e, err
 	}
 	if at, err = e.at(); err != nil {
-		return at, "", err
+		return at, "", e, err
 	}
 	word, err = e.text(key)
-	return at, word, err
+	return at, word, e, err
 }
 
 // dictFields are the entries of one dict of a drawing, what names it in errors.

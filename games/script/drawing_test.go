@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,9 +40,10 @@ func TestLibraryDrawings(t *testing.T) {
 				if strings.HasPrefix(spec, "quoridor") {
 					games = 2
 				}
-				positions := 0
+				positions, named := 0, 0
 				for range games {
 					s := g.NewState()
+					mover, moveText := game.Seat(-1), ""
 					for ply := 0; ply <= plies; ply++ {
 						d, err := game.Draw(s)
 						if err != nil {
@@ -50,20 +52,73 @@ func TestLibraryDrawings(t *testing.T) {
 						if got, want := drawnCount(d), textCount(name, s.String()); got != want {
 							t.Fatalf("%s: %d pieces and walls drawn, the text has %d: %+v", s, got, want, d)
 						}
+						if d.ToMove != int(s.ToMove()) {
+							t.Fatalf("%s: to_move %d, want %d", s, d.ToMove, s.ToMove())
+						}
+						if wantCoords := libraryCoords[name]; d.Coords != wantCoords {
+							t.Fatalf("%s: coords %q, want %q", s, d.Coords, wantCoords)
+						}
+						if at, ok := placeNamed(d, moveText); ok {
+							if seatAt(d, at) != int(mover) {
+								t.Fatalf("%s: after %s the page's coordinates name %v, where seat %d has no piece: %+v", s, moveText, at, mover, d.Pieces)
+							}
+							named++
+						}
 						positions++
 						if s.IsTerminal() {
 							break
 						}
 						moves := s.LegalMoves(s.ToMove(), nil)
-						if err := s.Play(moves[rng.IntN(len(moves))]); err != nil {
+						m := moves[rng.IntN(len(moves))]
+						mover, moveText = s.ToMove(), s.MoveString(m)
+						if err := s.Play(m); err != nil {
 							t.Fatal(err)
 						}
 					}
 				}
-				t.Logf("%d positions drawn", positions)
+				if libraryCoords[name] != "" && named == 0 {
+					t.Errorf("no move's destination was found by the coordinates")
+				}
+				t.Logf("%d positions drawn, %d moves' destinations found by the coordinates", positions, named)
 			})
 		}
 	}
+}
+
+// libraryCoords are the coordinates each library game's board shows: those its move text
+// names places with.
+var libraryCoords = map[string]string{"breakthrough": "bottom", "gomoku": "bottom", "quixo": "bottom", "quoridor": "bottom"}
+
+// placeNamed is the place of d that the last square named by a move's text is at, read
+// by d's coordinates: "h8" (gomoku), "a2-a3" and "b4xc5" (breakthrough, quixo: the
+// square moved to), "e2" (a Quoridor pawn's step; a wall, "e2h", names no square). ok is
+// false for a text that names no square, or on a board without coordinates.
+func placeNamed(d game.Drawing, text string) (at [2]int, ok bool) {
+	if i := strings.LastIndexAny(text, "-x"); i >= 0 {
+		text = text[i+1:]
+	}
+	if d.Coords == "" || len(text) < 2 || text[0] < 'a' || text[0] > 'z' {
+		return at, false
+	}
+	n, err := strconv.Atoi(text[1:])
+	if err != nil || n < 1 || n > d.Height {
+		return at, false
+	}
+	row := n - 1
+	if d.Coords == game.CoordsBottom {
+		row = d.Height - n
+	}
+	return [2]int{int(text[0] - 'a'), row}, true
+}
+
+// seatAt is the seat of d's piece at at, or -1.
+func seatAt(d game.Drawing, at [2]int) int {
+	for _, p := range d.Pieces {
+		if p.At == at {
+			return p.Seat
+		}
+	}
+	return -1
 }
 
 // drawnCount counts a drawing's pieces and walls.
@@ -125,8 +180,10 @@ func TestDraw(t *testing.T) {
 		{"everything", `{"board": "squares", "width": 3, "height": 3, "pieces": (), "markers": [{"at": [1, 1], "kind": "last"}, {"at": [0, 2], "kind": "cross"}],
 			"walls": [{"at": [0, 0], "dir": "h"}, {"at": [1, 1], "dir": "v"}]}`, ""},
 		{"intersections", `{"board": "intersections", "width": 9, "height": 9, "markers": [{"at": [4, 4], "kind": "dot"}]}`, ""},
+		{"coords and labels", `{"board": "squares", "width": 3, "height": 3, "coords": "bottom", "markers": [{"at": [1, 1], "kind": "label", "label": "12"}]}`, ""},
+		{"no coords", `{"board": "squares", "width": 3, "height": 3, "coords": ""}`, ""},
 
-		{"no dict", `[1, 2]`, "the drawing is a list; want a dict with the keys board, width, height, pieces, markers, walls"},
+		{"no dict", `[1, 2]`, "the drawing is a list; want a dict with the keys board, width, height, coords, pieces, markers, walls"},
 		{"none", `None`, "the drawing is a NoneType"},
 		{"unknown key", `{"board": "squares", "width": 3, "height": 3, "colour": "red"}`, `the drawing has the key "colour"; want only board`},
 		{"key not a string", `{"board": "squares", "width": 3, "height": 3, 1: 2}`, "the drawing has the key 1"},
@@ -154,6 +211,15 @@ func TestDraw(t *testing.T) {
 		{"too many pieces", `{"board": "squares", "width": 3, "height": 3, "pieces": [{"at": [0, 0], "seat": 0}] * 5000}`, `the drawing has 5000 pieces; at most 4096`},
 		{"marker kind", `{"board": "squares", "width": 3, "height": 3, "markers": [{"at": [0, 0], "kind": "star"}]}`, `markers[0] kind "star"`},
 		{"marker without kind", `{"board": "squares", "width": 3, "height": 3, "markers": [{"at": [0, 0]}]}`, `markers[0] has no "kind"`},
+		{"coords an int", `{"board": "squares", "width": 3, "height": 3, "coords": 1}`, `the drawing: "coords" is 1 (a int); want a string`},
+		{"coords None", `{"board": "squares", "width": 3, "height": 3, "coords": None}`, `"coords" is None (a NoneType); want a string`},
+		{"coords left", `{"board": "squares", "width": 3, "height": 3, "coords": "left"}`, `coords "left": want "top", "bottom" or none`},
+		{"to_move from the script", `{"board": "squares", "width": 3, "height": 3, "to_move": 0}`, `the drawing has the key "to_move"`},
+		{"marker label an int", `{"board": "squares", "width": 3, "height": 3, "markers": [{"at": [0, 0], "kind": "label", "label": 7}]}`, `markers[0]: "label" is 7 (a int); want a string`},
+		{"label marker without label", `{"board": "squares", "width": 3, "height": 3, "markers": [{"at": [0, 0], "kind": "label"}]}`, `markers[0] of kind "label" has no label`},
+		{"dot with a label", `{"board": "squares", "width": 3, "height": 3, "markers": [{"at": [0, 0], "kind": "dot", "label": "1"}]}`, `markers[0] of kind "dot" has a label`},
+		{"marker label long", `{"board": "squares", "width": 3, "height": 3, "markers": [{"at": [0, 0], "kind": "label", "label": "1000"}]}`, `markers[0] label "1000": 4 characters`},
+		{"wall with a label", `{"board": "squares", "width": 3, "height": 3, "walls": [{"at": [0, 0], "dir": "v", "label": "1"}]}`, `walls[0] has the key "label"; want only at, dir`},
 		{"wall dir", `{"board": "squares", "width": 3, "height": 3, "walls": [{"at": [0, 0], "dir": 1}]}`, `walls[0]: "dir" is 1 (a int); want a string`},
 		{"wall off", `{"board": "squares", "width": 3, "height": 3, "walls": [{"at": [2, 0], "dir": "v"}]}`, `walls[0] at [2, 0]: want a crossing`},
 		{"walls on intersections", `{"board": "intersections", "width": 3, "height": 3, "walls": [{"at": [0, 0], "dir": "v"}]}`, `walls on a board of intersections`},
@@ -242,7 +308,38 @@ func TestDocsDrawing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the drawing of docs/games.md: %v", err)
 	}
-	if len(d.Pieces) == 0 || len(d.Markers) == 0 || len(d.Walls) == 0 || d.Pieces[len(d.Pieces)-1].Label == "" {
-		t.Errorf("the drawing of docs/games.md should show every part (pieces, a label, markers, walls): %+v", d)
+	labelled := false
+	for _, m := range d.Markers {
+		labelled = labelled || m.Kind == game.MarkLabel && m.Label != ""
+	}
+	if len(d.Pieces) == 0 || len(d.Markers) == 0 || len(d.Walls) == 0 || d.Pieces[len(d.Pieces)-1].Label == "" || d.Coords == "" || !labelled {
+		t.Errorf("the drawing of docs/games.md should show every part (coords, pieces, a label, markers, a label marker, walls): %+v", d)
+	}
+}
+
+// TestDrawReadsEverything: coords and a label marker's label arrive in the drawing as
+// the script wrote them, and to_move is the rules' (x to move in "x.o/.x./o.." is seat 0;
+// a draw cannot say otherwise).
+func TestDrawReadsEverything(t *testing.T) {
+	g := withDraw(t, `def draw(board):
+    return {"board": "squares", "width": 3, "height": 3, "coords": "top",
+            "markers": [{"at": [2, 1], "kind": "label", "label": "a1"}, {"at": [0, 0], "kind": "dot"}]}
+`)
+	for _, tt := range []struct {
+		pos    string
+		toMove int
+	}{{"x.o/.x./o..", 0}, {"xxo/.x./o..", 1}, {"xxx/oo./...", int(game.Terminal)}} {
+		s, err := g.ParseState(tt.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := game.Draw(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []game.Marker{{At: [2]int{2, 1}, Kind: game.MarkLabel, Label: "a1"}, {At: [2]int{0, 0}, Kind: game.MarkDot}}
+		if d.Coords != game.CoordsTop || len(d.Markers) != 2 || d.Markers[0] != want[0] || d.Markers[1] != want[1] || d.ToMove != tt.toMove {
+			t.Errorf("%s: drawn as %+v; want coords top, markers %+v, to_move %d", tt.pos, d, want, tt.toMove)
+		}
 	}
 }

@@ -185,6 +185,10 @@ func TestBrowserLive(t *testing.T) {
 	if got := eval[string](t, ctx, liveCellsJS); got != boardOf(after) {
 		t.Errorf("live board from the snapshot:\n got  %s\n want %s", got, boardOf(after))
 	}
+	// A small board has no coordinates and no line under it.
+	if n := eval[int](t, ctx, `document.querySelectorAll(".liveboard svg.drawing text.coord, .liveboard .side").length`); n != 0 {
+		t.Errorf("the small live board has %d coordinates and lines under it, want none", n)
+	}
 	// A move played while the page is open is drawn without a reload.
 	next := "------------------OX-------OX------XO--------------------------- X"
 	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventMove, GameID: live, Game: "othello", Ply: 1, Seat: 1, Move: "c3", Position: next})
@@ -290,5 +294,93 @@ func TestBrowserBoards(t *testing.T) {
 				t.Errorf("board at the end:\n got  %s\n want %s", got, want)
 			}
 		})
+	}
+}
+
+// coordsJS reads the coordinates drawn around the game page's board: the column letters
+// from the left and the row numbers from the top, each joined by commas, "a,b,c|1,2,3".
+const coordsJS = `(() => { const s = document.querySelector("#board svg.drawing"); if (!s) return "no drawing";
+	const read = (sel, key) => Array.from(s.querySelectorAll(sel)).sort((a, b) => a.dataset[key] - b.dataset[key]).map(e => e.textContent).join(",");
+	return read("text.coord.col", "col") + "|" + read("text.coord.row", "row"); })()`
+
+// newPlaceJS names the place of the piece the last move added on the game page's board
+// by the coordinates drawn beside its column and its row, "d3".
+const newPlaceJS = `(() => { const s = document.querySelector("#board svg.drawing"), p = s && s.querySelector("g.piece.new"); if (!p) return "no new piece";
+	const col = s.querySelector('text.coord.col[data-col="' + p.dataset.x + '"]'), row = s.querySelector('text.coord.row[data-row="' + p.dataset.y + '"]');
+	return (col ? col.textContent : "?") + (row ? row.textContent : "?"); })()`
+
+// sideJS is the line under the game page's board, and its data-to-move.
+const sideJS = `(() => { const e = document.querySelector("#board .drawn .side"); return e ? e.textContent + " [" + e.dataset.toMove + "]" : "no line"; })()`
+
+// TestBrowserBoardText: what the boards write besides the pieces. Othello's board letters
+// its files a to h over the columns and numbers its ranks 1 to 8 down the left (rank 1 at
+// the top), so that a move's text names the square where its disc is drawn; under it,
+// the discs by colour and whose move it is, from the rules. Checkers' empty dark squares
+// show their numbers, and its line says whose move it is.
+func TestBrowserBoardText(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	hs := newTestServer(t, Config{Store: f.db})
+
+	open(t, ctx, hs.URL+"/game.html?id="+strconv.FormatInt(f.othello.ID, 10), "#board svg.drawing")
+	if got, want := eval[string](t, ctx, coordsJS), "a,b,c,d,e,f,g,h|1,2,3,4,5,6,7,8"; got != want {
+		t.Errorf("Othello's coordinates %q, want %q", got, want)
+	}
+	if got, want := eval[string](t, ctx, sideJS), "Black 2 - 2 White; Black to move [0]"; got != want {
+		t.Errorf("at the start the line under the board is %q, want %q", got, want)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	first := f.othello.Moves[0].Move
+	if got := eval[string](t, ctx, newPlaceJS); got != first {
+		t.Errorf("the first move, %s, is drawn where the coordinates say %s", first, got)
+	}
+	if got, want := eval[string](t, ctx, sideJS), "Black 4 - 1 White; White to move [1]"; got != want {
+		t.Errorf("after %s the line under the board is %q, want %q", first, got, want)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, ctx, sideJS); !strings.HasSuffix(got, "[-1]") || strings.Contains(got, "to move") {
+		t.Errorf("at the end of the game the line under the board is %q, want the counts alone and to_move -1", got)
+	}
+
+	// numbersJS lists the squares whose number the checkers board shows, and says where
+	// one is not its own square's number.
+	const numbersJS = `(() => { const out = [];
+		for (const m of document.querySelectorAll("#board svg.drawing text.marker.label")) {
+			const sq = +m.dataset.y * 4 + Math.floor(+m.dataset.x / 2) + 1;
+			out.push(String(sq) === m.textContent ? sq : "square " + sq + " shows " + m.textContent);
+		}
+		return out.sort((a, b) => a - b).join(","); })()`
+	empties := func(pos string) string {
+		var sq []string
+		for i, c := range checkersCells(pos) {
+			if c == '-' {
+				sq = append(sq, strconv.Itoa(i+1))
+			}
+		}
+		return strings.Join(sq, ",")
+	}
+	open(t, ctx, hs.URL+"/game.html?id="+strconv.FormatInt(f.checker.ID, 10), "#board svg.drawing")
+	if got, want := eval[string](t, ctx, numbersJS), empties(f.checker.StartPosition); got != want || want != "13,14,15,16,17,18,19,20" {
+		t.Errorf("checkers at the start shows the numbers %q, want those of its empty squares, %q", got, want)
+	}
+	if got, want := eval[string](t, ctx, sideJS), "Black 12 - 12 White; Black to move [0]"; got != want {
+		t.Errorf("checkers at the start: the line under the board is %q, want %q", got, want)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := eval[string](t, ctx, numbersJS), empties(f.checker.FinalPosition); got != want {
+		t.Errorf("checkers at the end shows the numbers %q, want those of its empty squares, %q", got, want)
+	}
+	side := "Black"
+	if strings.HasPrefix(f.checker.FinalPosition, "W") {
+		side = "White"
+	}
+	if got := eval[string](t, ctx, sideJS); !strings.Contains(got, "; "+side+" to move [") {
+		t.Errorf("checkers at the end (%s): the line under the board is %q, want %s to move", f.checker.FinalPosition, got, side)
 	}
 }

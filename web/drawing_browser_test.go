@@ -20,7 +20,7 @@ func drawingTextJS(sel string) string {
 		const parts = [];
 		for (const p of s.querySelectorAll("g.piece")) parts.push("p" + p.dataset.x + "," + p.dataset.y + ":" + p.dataset.seat + (p.textContent ? ":" + p.textContent : ""));
 		for (const w of s.querySelectorAll("rect.wall")) parts.push("w" + w.dataset.x + "," + w.dataset.y + w.dataset.dir);
-		for (const m of s.querySelectorAll(".marker")) parts.push("m" + m.dataset.x + "," + m.dataset.y + ":" + m.dataset.kind);
+		for (const m of s.querySelectorAll(".marker")) parts.push("m" + m.dataset.x + "," + m.dataset.y + ":" + m.dataset.kind + (m.dataset.kind === "label" ? ":" + m.textContent : ""));
 		parts.sort();
 		return (s.classList.contains("intersections") ? "intersections" : "squares") + " " + s.dataset.width + "x" + s.dataset.height + " " + parts.join(" "); })()`
 }

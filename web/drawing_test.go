@@ -54,7 +54,7 @@ func registerMarked(t testing.TB) {
 
 // drawingText writes a drawing as a sorted list of its parts, one word each: the board,
 // then p<x>,<y>:<seat>[:<label>] for a piece, w<x>,<y><dir> for a wall and
-// m<x>,<y>:<kind> for a marker. drawingTextJS writes a drawn board the same way.
+// m<x>,<y>:<kind>[:<label>] for a marker. drawingTextJS writes a drawn board the same way.
 func drawingText(d game.Drawing) string {
 	var parts []string
 	for _, p := range d.Pieces {
@@ -68,7 +68,11 @@ func drawingText(d game.Drawing) string {
 		parts = append(parts, fmt.Sprintf("w%d,%d%s", w.At[0], w.At[1], w.Dir))
 	}
 	for _, m := range d.Markers {
-		parts = append(parts, fmt.Sprintf("m%d,%d:%s", m.At[0], m.At[1], m.Kind))
+		s := fmt.Sprintf("m%d,%d:%s", m.At[0], m.At[1], m.Kind)
+		if m.Label != "" {
+			s += ":" + m.Label
+		}
+		parts = append(parts, s)
 	}
 	sort.Strings(parts)
 	return fmt.Sprintf("%s %dx%d %s", d.Board, d.Width, d.Height, strings.Join(parts, " "))
@@ -217,8 +221,8 @@ func TestLiveEventDrawing(t *testing.T) {
 	spec := "quoridor:size=5"
 	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventStart, GameID: "t1-3", Game: spec, Position: "c1 c5 10 10 - - w 0"})
 	publish(t, pub, protocol.GameEvent{Type: protocol.TypeEventMove, GameID: "t1-3", Game: spec, Move: "c2", Position: "c2 c5 10 10 - - b 1"})
-	for _, want := range []string{`"seats":["white","black"],"drawing":{"board":"squares","width":5,"height":5,"pieces":[{"at":[2,4],"seat":0},{"at":[2,0],"seat":1}]}}`,
-		`"drawing":{"board":"squares","width":5,"height":5,"pieces":[{"at":[2,3],"seat":0},{"at":[2,0],"seat":1}]}}`} {
+	for _, want := range []string{`"seats":["white","black"],"drawing":{"board":"squares","width":5,"height":5,"coords":"bottom","to_move":0,"pieces":[{"at":[2,4],"seat":0},{"at":[2,0],"seat":1}]}}`,
+		`"drawing":{"board":"squares","width":5,"height":5,"coords":"bottom","to_move":1,"pieces":[{"at":[2,3],"seat":0},{"at":[2,0],"seat":1}]}}`} {
 		if ev := stream.next(); !strings.HasSuffix(ev.data, want) {
 			t.Errorf("event %s %s\nwant it to end %s", ev.name, ev.data, want)
 		}

@@ -205,20 +205,41 @@ function validDrawing(d) {
     (d.walls || []).every(w => Array.isArray(w.at) && isInt(w.at[0], 0, d.width - 2) && isInt(w.at[1], 0, d.height - 2));
 }
 
+// coordLetters letter a drawing's columns (Check allows coords on at most 26).
+const coordLetters = "abcdefghijklmnopqrstuvwxyz";
+
 // drawingBoard draws a drawing as SVG. last is the drawing of the position before, when
 // known: what the move added (a piece where there was none, a wall) is outlined. seats,
 // the game's seat names when known, may give the pieces their colours (palette). Each
 // piece is a g.piece with data-x, data-y and data-seat; each wall a rect.wall with data-x,
-// data-y and data-dir; each marker a .marker with data-x, data-y and data-kind; the svg
-// has data-width and data-height (the tests read them).
+// data-y and data-dir; each marker a .marker with data-x, data-y and data-kind (a label
+// marker is a text.marker.label); the coordinates are text.coord.col with data-col over
+// the columns and text.coord.row with data-row left of the rows; the svg has data-width
+// and data-height (the tests read them). A small board leaves out the coordinates and the
+// label markers.
 function drawingBoard(d, last, small, seats) {
   if (!validDrawing(d)) return null;
   const colours = palette(seats);
   const W = d.width, H = d.height;
   const c = Math.max(small ? 6 : 12, Math.min(small ? 18 : 36, Math.floor((small ? 220 : 600) / Math.max(W, H))));
-  const s = svg("svg", { class: "drawing " + d.board + (small ? " small" : ""), width: W * c, height: H * c,
-    viewBox: "0 0 " + W * c + " " + H * c, role: "img", "data-width": W, "data-height": H });
+  const coords = !small && (d.coords === "top" || d.coords === "bottom") && W <= coordLetters.length;
+  const margin = coords ? Math.round(Math.max(18, c * 0.6)) : 0; // what the coordinates take, over and left of the board
+  const s = svg("svg", { class: "drawing " + d.board + (small ? " small" : ""), width: W * c + margin, height: H * c + margin,
+    viewBox: -margin + " " + -margin + " " + (W * c + margin) + " " + (H * c + margin), role: "img", "data-width": W, "data-height": H });
   const cx = x => (x + 0.5) * c;
+  if (coords) {
+    const size = Math.round(Math.min(14, Math.max(10, c * 0.38)));
+    for (let x = 0; x < W; x++) {
+      const t = svg("text", { class: "coord col", "data-col": x, x: cx(x), y: -margin / 2, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central" });
+      t.textContent = coordLetters[x];
+      s.append(t);
+    }
+    for (let y = 0; y < H; y++) {
+      const t = svg("text", { class: "coord row", "data-row": y, x: -margin / 2, y: cx(y), "font-size": size, "text-anchor": "middle", "dominant-baseline": "central" });
+      t.textContent = String(d.coords === "top" ? y + 1 : H - y);
+      s.append(t);
+    }
+  }
   if (d.board === "squares") {
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
@@ -271,18 +292,51 @@ function drawingBoard(d, last, small, seats) {
     } else if (m.kind === "cross") {
       s.append(svg("path", { class: "marker cross", d: "M" + (cx(x) - r) + " " + (cx(y) - r) + "L" + (cx(x) + r) + " " + (cx(y) + r) +
         "M" + (cx(x) + r) + " " + (cx(y) - r) + "L" + (cx(x) - r) + " " + (cx(y) + r), stroke: ink, ...at }));
+    } else if (m.kind === "label" && !small && typeof m.label === "string" && m.label !== "") {
+      const size = c * [0.3, 0.3, 0.3, 0.24][Math.min(3, [...m.label].length)];
+      const t = svg("text", { class: "marker label", x: cx(x), y: cx(y), fill: ink, "font-size": Math.round(size), "text-anchor": "middle", "dominant-baseline": "central", ...at });
+      t.textContent = m.label;
+      s.append(t);
     }
   }
   return s;
 }
 
+// seatName names seat i for the line under a board: by the game's seat names when known
+// ("Black"), else by the player's name, else by number.
+function seatName(i, names, seats) {
+  const s = seats && seats[i];
+  if (typeof s === "string" && s !== "") return s[0].toUpperCase() + s.slice(1);
+  return (names && names[i]) || "seat " + i;
+}
+
 // pieceCounts says how many pieces each seat has, when a count says something (more than
-// one piece of a seat: Quoridor's two pawns need no count).
-function pieceCounts(d, names) {
+// one piece of a seat: Quoridor's two pawns need no count): "Black 2 - 2 White" for two
+// seats, "Red 3 - Blue 4 - Green 5" for more.
+function pieceCounts(d, names, seats) {
   const n = [];
   for (const p of d.pieces || []) n[p.seat] = (n[p.seat] || 0) + 1;
-  if (!n.some(k => k > 1)) return null;
-  return el("div", { class: "side" }, [...n.keys()].map(i => ((names && names[i]) || "seat " + i) + " " + (n[i] || 0)).join(" - "));
+  if (!n.some(k => k > 1)) return "";
+  const count = Math.max(n.length, (seats || []).length);
+  const name = i => seatName(i, names, seats);
+  if (count === 2) return name(0) + " " + (n[0] || 0) + " - " + (n[1] || 0) + " " + name(1);
+  return Array.from({ length: count }, (_, i) => name(i) + " " + (n[i] || 0)).join(" - ");
+}
+
+// toMoveText says whose move it is, from the drawing's to_move (the rules' word): a seat,
+// all seats at once (-2), or nothing when the game is over (-1).
+function toMoveText(d, names, seats) {
+  if (!Number.isInteger(d.to_move)) return "";
+  if (d.to_move >= 0) return seatName(d.to_move, names, seats) + " to move";
+  if (d.to_move === -2) return ((seats || []).length === 2 ? "Both" : "All") + " to move";
+  return "";
+}
+
+// sideLine is the line under a board: the piece counts and whose move it is, "Black 2 - 2
+// White; Black to move", with data-to-move (the tests read it); null when it says nothing.
+function sideLine(d, names, seats) {
+  const text = [pieceCounts(d, names, seats), toMoveText(d, names, seats)].filter(t => t).join("; ");
+  return text ? el("div", { class: "side", "data-to-move": Number.isInteger(d.to_move) ? d.to_move : null }, text) : null;
 }
 
 // drawBoard draws a position: from its drawing when it has one, else with the game's own
@@ -291,7 +345,7 @@ function pieceCounts(d, names) {
 function drawBoard(gameName, pos, last, small, names, drawing, lastDrawing, seats) {
   if (drawing) {
     const b = drawingBoard(drawing, lastDrawing, small, seats);
-    if (b) return el("div", { class: "drawn" }, b, small ? null : pieceCounts(drawing, names));
+    if (b) return el("div", { class: "drawn" }, b, small ? null : sideLine(drawing, names, seats));
   }
   if (pos === undefined || pos === null || pos === "") return el("p", { class: "muted" }, "No position.");
   switch (gameKind(gameName)) {

@@ -48,6 +48,15 @@ type Program struct {
 
 // Load reads and compiles the game file at path.
 func Load(path string) (*Program, error) {
+	src, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+// read reads the game file at path, refusing one over MaxFileSize.
+func read(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrScript, err)
@@ -59,7 +68,7 @@ func Load(path string) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrScript, err)
 	}
-	return Parse(path, src)
+	return src, nil
 }
 
 // Parse compiles the game file src, named file in errors. Its top level runs once, with

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -68,10 +67,13 @@ func LibraryProgram(name string) (*Program, error) {
 var (
 	loadedMu sync.Mutex
 	loaded   = map[string]string{} // absolute path -> the game's name
+	sources  = map[string][]byte{} // the game's name -> the file it was registered from
 )
 
-// loadFile reads the game file at path and registers its game under its name; the same
-// file again gives the same name.
+// loadFile reads the game file at path and registers its game under its name. The same
+// file again, or a copy of it at another path (a course's copy of the teacher's file),
+// gives the same name; another file with that name is refused, as is an edited copy of a
+// library game.
 func loadFile(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -82,21 +84,29 @@ func loadFile(path string) (string, error) {
 	if name, ok := loaded[abs]; ok {
 		return name, nil
 	}
-	p, err := Load(path)
+	src, err := read(path)
+	if err != nil {
+		return "", err
+	}
+	p, err := Parse(path, src)
 	if err != nil {
 		return "", err
 	}
 	if lib, err := library.ReadFile("library/" + p.name + Ext); err == nil {
 		// A copy of a library game is that game; an edited copy needs a name of its own.
-		if src, _ := os.ReadFile(path); bytes.Equal(src, lib) {
+		if bytes.Equal(src, lib) {
 			loaded[abs] = p.name
 			return p.name, nil
 		}
 		return "", fmt.Errorf("%w: %s: the game's name %q is a game of Arena's library; an edited copy needs a name of its own (name = \"...\")", ErrScript, path, p.name)
 	}
+	if had, ok := sources[p.name]; ok && bytes.Equal(had, src) {
+		loaded[abs] = p.name
+		return p.name, nil
+	}
 	if err := game.RegisterLoaded(p.name, func(opts game.Options) (game.Game, error) { return p.New(opts) }); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	loaded[abs] = p.name
+	loaded[abs], sources[p.name] = p.name, src
 	return p.name, nil
 }

@@ -78,3 +78,32 @@ func TestFile(t *testing.T) {
 		}
 	}
 }
+
+// TestCopies: a copy of a game file at another path is the same game (a course keeps a
+// copy of the teacher's file); another file with the same name is refused.
+func TestCopies(t *testing.T) {
+	src, err := os.ReadFile("../../docs/examples/tictactoe.star")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := []byte(strings.Replace(string(src), `name = "tictactoe"`, `name = "copied"`, 1))
+	edited := append(append([]byte{}, same...), "\n# edited\n"...)
+	dir := t.TempDir()
+	for _, f := range []struct {
+		name string
+		data []byte
+		ok   bool
+	}{{"a.star", same, true}, {"b.star", same, true}, {"c.star", edited, false}} {
+		path := filepath.Join(dir, f.name)
+		if err := os.WriteFile(path, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, err := game.Lookup(path)
+		if f.ok && (err != nil || g.Name() != "copied") {
+			t.Errorf("%s: %v, want the game copied", f.name, err)
+		}
+		if !f.ok && (err == nil || !strings.Contains(err.Error(), "taken")) {
+			t.Errorf("%s, an edited file with a taken name: %v, want it refused", f.name, err)
+		}
+	}
+}

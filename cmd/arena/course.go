@@ -79,7 +79,7 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "course: %d students, ladder %d in %s, %d files in %s\n", len(students), res.Ladder, *dbPath, len(res.Files), *dir)
 	fmt.Fprintf(stdout, "give each student %s/credentials/NAME.cred and %s/README.md\n", *dir, *dir)
-	fmt.Fprintf(stdout, "next: %sarena referee --db %s --listen 0.0.0.0:4222 --auth --http 0.0.0.0:8080\n", res.Env(), *dbPath)
+	fmt.Fprintf(stdout, "next: %sarena referee --db %s --listen 0.0.0.0:4222 --auth --http 0.0.0.0:8080 --insecure-http   (the web page has no login)\n", res.Env(), *dbPath)
 	fmt.Fprintf(stdout, "      %sarena host --nats %s --credentials %s/host.cred --dir engines\n", res.Env(), *busURL, *dir)
 	fmt.Fprintf(stdout, "then share %sladder.html?id=%d\n", *webURL, res.Ladder)
 	return nil

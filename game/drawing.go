@@ -302,60 +302,57 @@ func (d Drawing) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(d.Width), 10)
 	b = append(b, `,"height":`...)
 	b = strconv.AppendInt(b, int64(d.Height), 10)
-	if d.Coords != "" {
-		b = append(b, `,"coords":`...)
-		b = appendJSONString(b, d.Coords)
-	}
+	b = appendField(b, "coords", d.Coords)
 	b = append(b, `,"to_move":`...)
 	b = strconv.AppendInt(b, int64(d.ToMove), 10)
-	if len(d.Pieces) > 0 {
-		b = append(b, `,"pieces":[`...)
-		for i, p := range d.Pieces {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendAt(b, p.At)
-			b = append(b, `,"seat":`...)
-			b = strconv.AppendInt(b, int64(p.Seat), 10)
-			if p.Label != "" {
-				b = append(b, `,"label":`...)
-				b = appendJSONString(b, p.Label)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if len(d.Markers) > 0 {
-		b = append(b, `,"markers":[`...)
-		for i, m := range d.Markers {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendAt(b, m.At)
-			b = append(b, `,"kind":`...)
-			b = appendJSONString(b, m.Kind)
-			if m.Label != "" {
-				b = append(b, `,"label":`...)
-				b = appendJSONString(b, m.Label)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if len(d.Walls) > 0 {
-		b = append(b, `,"walls":[`...)
-		for i, w := range d.Walls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendAt(b, w.At)
-			b = append(b, `,"dir":`...)
-			b = appendJSONString(b, w.Dir)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, "pieces", d.Pieces, func(b []byte, p Piece) []byte {
+		b = appendAt(b, p.At)
+		b = append(b, `,"seat":`...)
+		b = strconv.AppendInt(b, int64(p.Seat), 10)
+		return appendField(b, "label", p.Label)
+	})
+	b = appendList(b, "markers", d.Markers, func(b []byte, m Marker) []byte {
+		b = appendKey(appendAt(b, m.At), "kind", m.Kind)
+		return appendField(b, "label", m.Label)
+	})
+	b = appendList(b, "walls", d.Walls, func(b []byte, w Wall) []byte {
+		return appendKey(appendAt(b, w.At), "dir", w.Dir)
+	})
 	return append(b, '}')
+}
+
+// appendList appends ,"key":[...] with each item an object that each appends without its
+// closing brace, or nothing for no items.
+func appendList[T any](b []byte, key string, items []T, each func([]byte, T) []byte) []byte {
+	if len(items) == 0 {
+		return b
+	}
+	b = append(b, `,"`...)
+	b = append(b, key...)
+	b = append(b, `":[`...)
+	for i, x := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(each(b, x), '}')
+	}
+	return append(b, ']')
+}
+
+// appendField appends ,"key":"s", or nothing when s is empty (omitempty).
+func appendField(b []byte, key, s string) []byte {
+	if s == "" {
+		return b
+	}
+	return appendKey(b, key, s)
+}
+
+// appendKey appends ,"key":"s".
+func appendKey(b []byte, key, s string) []byte {
+	b = append(b, `,"`...)
+	b = append(b, key...)
+	b = append(b, `":`...)
+	return appendJSONString(b, s)
 }
 
 // appendAt appends the start of an object with its place: {"at":[x,y].

@@ -49,11 +49,14 @@ type Result struct {
 
 // Env is what to put before the course's commands for them to know its game: the
 // environment variable naming the game file (game.EnvFiles), or "" for a built-in game.
-func (r Result) Env() string {
-	if r.GameFile == "" {
+func (r Result) Env() string { return envFor(r.GameFile) }
+
+// envFor is the environment variable naming the game file path before a command, or "".
+func envFor(path string) string {
+	if path == "" {
 		return ""
 	}
-	return game.EnvFiles + "=" + r.GameFile + " "
+	return game.EnvFiles + "=" + path + " "
 }
 
 // Init makes the course: credentials for every student and for the spectator, the host
@@ -170,17 +173,16 @@ func Init(ctx context.Context, o Options) (res Result, err error) {
 	}
 	res.Files = append(res.Files, path)
 
-	rules, env := "", "" // as the README says them, to a student beside it
+	rules := "" // the game file as the README names it, to a student beside it
 	if res.GameFile != "" {
 		rules = filepath.Base(res.GameFile)
-		env = game.EnvFiles + "=" + rules + " "
 	}
 	var readme bytes.Buffer
 	if err := studentReadme.Execute(&readme, map[string]any{
 		"Bus": o.BusURL, "Web": strings.TrimSuffix(o.WebURL, "/"), "Ladder": id, "Game": t.Game,
 		"TC": stored.TimeControl, "Deadline": stored.Deadline, "Validation": stored.ValidationGames,
 		"Opponent": stored.ValidationOpponent, "Top": stored.FinalTop, "Rounds": stored.FinalRounds,
-		"Rules": rules, "Env": env,
+		"Rules": rules, "Env": envFor(rules),
 	}); err != nil {
 		return res, err
 	}

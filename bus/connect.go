@@ -3,6 +3,7 @@ package bus
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,12 +43,28 @@ func Connect(url, name string, log zerolog.Logger, extra ...nats.Option) (*nats.
 		}),
 		nats.ErrorHandler(errorLogger(log)),
 	}
-	nc, err := nats.Connect(url, append(opts, extra...)...)
-	if err != nil {
+	for attempt := 1; ; attempt++ {
+		nc, err := nats.Connect(url, append(opts, extra...)...)
+		if err == nil {
+			return nc, nil
+		}
+		if attempt < connectAttempts && strings.Contains(err.Error(), pingFirst) {
+			log.Warn().Err(err).Int("attempt", attempt).Msg("the server's PING overtook its handshake; connecting again")
+			continue
+		}
 		return nil, fmt.Errorf("connect to %s: %w", url, err)
 	}
-	return nc, nil
 }
+
+// connectAttempts is how often Connect tries a server whose PING overtakes the PONG that
+// ends the client's handshake, which the NATS client reports as the error pingFirst. A
+// busy server can do that (nats-io/nats-server#1174: its first PING to a new client, or
+// one to measure the round trip, may be written before the handshake's PONG); seen on a
+// loaded two-core machine, where it failed an arena command outright.
+const connectAttempts = 3
+
+// pingFirst is the NATS client's error for a handshake answered with a PING.
+const pingFirst = "expected 'PONG', got 'PING'"
 
 // slowConsumerLogEvery is how often at most a connection made by Connect logs that its
 // subscriptions dropped messages. The NATS client reports a slow consumer each time a

@@ -17,12 +17,13 @@ import (
 // engine.Check and says, one line per check, what a tournament would forfeit it for.
 func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	names := engine.Names()
-	fs := cli.NewFlagSet("arena check-engine", "[--protocol "+strings.Join(names, "|")+"] [--game othello] [--start-timeout 10s] [--move-time 1s] [--clock 10+0.1] -- CMD ARGS...", stderr)
+	fs := cli.NewFlagSet("arena check-engine", "[--protocol "+strings.Join(names, "|")+"] [--game othello] [--start-timeout 10s] [--move-time 1s] [--tc 10+0.1] -- CMD ARGS...", stderr)
 	proto := fs.String("protocol", names[0], "the engine's protocol: "+strings.Join(names, ", "))
 	gameSpec := fs.String("game", "othello", "game, with options")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time the engine has to start and answer the handshake")
 	moveTime := fs.Duration("move-time", engine.DefaultCheckMoveTime, "time the engine has for each move")
-	clockSpec := fs.String("clock", engine.DefaultCheckClock, "the game clock of the check that plays a whole game (60+0.5, 40/60, ...)")
+	clockSpec := fs.String("clock", engine.DefaultCheckClock, "the time control of the check that plays a whole game, the tournament's: a game clock (60+0.5, 40/60) or a time per move (1s)")
+	fs.StringVar(clockSpec, "tc", engine.DefaultCheckClock, "the same as --clock, as arena tournament spells it")
 	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
 	if err := fs.ParseArgs(args, -1); err != nil {
 		return err
@@ -41,9 +42,6 @@ func runCheckEngine(ctx context.Context, args []string, stdout, stderr io.Writer
 	tc, err := clock.Parse(*clockSpec)
 	if err != nil {
 		return cli.Usagef("--clock: %v", err)
-	}
-	if !tc.IsClock() {
-		return cli.Usagef("--clock %s: want a game clock such as 10+0.1 or 40/60 (--move-time is the time per move of the other checks)", *clockSpec)
 	}
 	newDialect, err := engineDialect(*proto, *depth, g)
 	if err != nil {

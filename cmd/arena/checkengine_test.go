@@ -84,8 +84,8 @@ func TestCheckEngineUsage(t *testing.T) {
 		{"bad game", []string{"--game", "chess", "--", "x"}, "--game"},
 		{"nboard on 6x6", []string{"--protocol", "nboard", "--game", "othello:size=6", "--", "x"}, "8x8"},
 		{"bad move time", []string{"--move-time", "0s", "--", "x"}, "--move-time"},
-		{"clock per move", []string{"--clock", "1s", "--", "x"}, "want a game clock"},
 		{"bad clock", []string{"--clock", "ten", "--", "x"}, "--clock"},
+		{"bad tc", []string{"--tc", "1s+", "--", "x"}, "--clock"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

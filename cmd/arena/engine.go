@@ -77,7 +77,6 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 		CommandTimeout: *commandTimeout,
 		QuitTimeout:    *quitTimeout,
 		PingTimeout:    *pingTimeout,
-		Stderr:         func(line string) { blog.Info().Str("stderr", line).Msg("engine stderr") },
 	}, blog)
 	defer func() {
 		if err := bridge.Close(); err != nil {

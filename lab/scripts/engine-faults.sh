@@ -52,6 +52,11 @@ row "flood 4 MiB once" 1 200ms -- "$fake" --behave flood --ply 10 --once once
 row "stall 3s once" 1 200ms -- "$fake" --behave slow-move --delay 3s --ply 10 --once once
 row "crash once" 1 200ms -- "$fake" --behave crash --ply 10 --once once
 row "crash once, 2 games at a time" 2 500ms -- "$fake" --behave crash --ply 10 --once once
+row "stray line once" 1 200ms -- "$fake" --behave stray --ply 10 --once once
+row "stray line once, fenced" 1 200ms -- "$fake" --behave stray,fence --ply 10 --once once
+row "bursts 4x1 MiB once" 1 200ms -- "$fake" --behave burst --ply 10 --once once
+row "bursts 4x1 MiB once, fenced" 1 200ms -- "$fake" --behave burst,fence --ply 10 --once once
+row "256 KiB stderr a move" 1 200ms -- "$fake" --behave stderr-flood
 if [ -x /usr/games/gtp-rhino ]; then
 	row "GRhino -l 1 (GTP, passes)" 1 200ms --protocol gtp -- /usr/games/gtp-rhino -l 1
 fi

@@ -33,7 +33,11 @@ var ErrClosed = errors.New("engine: the bridge is closed")
 //     has answered.
 //   - Turns are fenced: output the engine sent outside any turn (the rest of a flood, an
 //     answer after the deadline) is read away before the next turn's commands, and
-//     logged as stale, never judged.
+//     logged as stale, never judged. A line-protocol engine with the fence (feature
+//     fence) has its turns fenced by ping and pong too, and its stray lines skipped; one
+//     without it that wrote out of turn is restarted before the turn, since its next
+//     line could not be told from an answer.
+//   - The engine's standard error is logged within bounds (stderrLog).
 //   - An engine that dies choosing a move loses that game only, as crashed (the
 //     Decision's Crashed says how it ended), because the player runtime would otherwise
 //     play the first legal move in its place. It is restarted before its next turn; its
@@ -53,6 +57,7 @@ type Bridge struct {
 	newDialect func() Dialect
 	opts       Options
 	log        zerolog.Logger
+	errLog     *stderrLog // the engine's standard error, logged within bounds
 
 	ctx    context.Context // cancelled by Close, to cut short a start or a command
 	cancel context.CancelFunc
@@ -74,11 +79,15 @@ var (
 
 // NewBridge returns a Bridge that runs argv (the program and its arguments) with opts and
 // speaks to each process it starts with a new Dialect from dialect. It starts nothing yet.
-// When opts.Stderr is nil, the engine's standard error is logged to log, a line at a time.
+// The engine's standard error is logged to log within bounds, per game (see StderrHead
+// and StderrTail); opts.Stderr, when set, receives every line as well.
 func NewBridge(argv []string, dialect func() Dialect, opts Options, log zerolog.Logger) *Bridge {
 	opts = opts.withDefaults()
-	if opts.Stderr == nil {
-		opts.Stderr = func(line string) { log.Info().Str("stderr", line).Msg("engine stderr") }
+	errLog := &stderrLog{log: log}
+	if also := opts.Stderr; also != nil {
+		opts.Stderr = func(line string) { errLog.line(line); also(line) }
+	} else {
+		opts.Stderr = errLog.line
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Bridge{
@@ -86,6 +95,7 @@ func NewBridge(argv []string, dialect func() Dialect, opts Options, log zerolog.
 		newDialect: dialect,
 		opts:       opts,
 		log:        log,
+		errLog:     errLog,
 		ctx:        ctx,
 		cancel:     cancel,
 	}
@@ -131,6 +141,7 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 	}
 	log := b.log.With().Str("game_id", t.GameID).Int("ply", len(t.Moves)).Logger()
 	resign := agent.Decision{Resign: true}
+	b.errLog.turn(t.GameID)
 
 	b.reap()
 	if err := b.ensure(ctx); err != nil {
@@ -140,7 +151,12 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 		log.Error().Err(err).Msg("resigning: the engine could not be started")
 		return resign, nil
 	}
-	b.fence(log)
+	if b.fence(log) {
+		if err := b.ensure(ctx); err != nil {
+			log.Error().Err(err).Msg("resigning: the engine could not be restarted")
+			return resign, nil
+		}
+	}
 	if b.current != t.GameID {
 		if err := b.newGame(ctx, t.GameID, t.Game, t.Seat); err != nil {
 			if how, dead := b.crashed(); dead {
@@ -152,6 +168,9 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 	}
 
 	d, err := b.dialect.Move(ctx, b.proc, t)
+	if f, ok := b.dialect.(fencing); ok {
+		logStale(log, f.takeStale(), "at the fence, or stray")
+	}
 	if err == nil {
 		return d, nil
 	}
@@ -190,9 +209,19 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 	return out, nil
 }
 
+// fencing is a Dialect that fences turns itself (the line protocol): it hands over what
+// it read away inside Move, and says when an engine has no fence.
+type fencing interface {
+	takeStale() Stale
+	unfenced() bool
+}
+
 // fence reads away what the engine sent since the last turn, before this turn's commands
-// are sent: it answers nothing being asked now.
-func (b *Bridge) fence(log zerolog.Logger) {
+// are sent: it answers nothing being asked now. An engine that wrote out of turn and has
+// no way to fence its turns (the line protocol without "feature fence") is restarted,
+// since what it writes next could not be told from an answer; fence reports whether it
+// dropped the engine, which the caller then starts again.
+func (b *Bridge) fence(log zerolog.Logger) bool {
 	var st Stale
 	for {
 		select {
@@ -206,6 +235,12 @@ func (b *Bridge) fence(log zerolog.Logger) {
 		break
 	}
 	logStale(log, st, "before the turn")
+	if f, ok := b.dialect.(fencing); ok && st.Lines > 0 && f.unfenced() {
+		log.Warn().Msg("the engine wrote out of turn and has no fence (feature fence): restarting it")
+		b.drop()
+		return true
+	}
+	return false
 }
 
 // settle gives an engine whose turn went wrong Options.PingTimeout to catch up and
@@ -284,7 +319,12 @@ func (b *Bridge) GameStarted(n protocol.GameNotice) {
 		log.Error().Err(err).Msg("the engine could not be started for the game; it is tried again at its first turn")
 		return
 	}
-	b.fence(log)
+	if b.fence(log) {
+		if err := b.ensure(b.ctx); err != nil {
+			log.Error().Err(err).Msg("the engine could not be restarted for the game; it is tried again at its first turn")
+			return
+		}
+	}
 	if err := b.newGame(b.ctx, n.GameID, g, game.Seat(n.Seat)); err != nil {
 		log.Warn().Err(err).Msg("the engine did not take the new game")
 	}
@@ -298,6 +338,7 @@ func (b *Bridge) GameEnded(n protocol.GameNotice) {
 	if b.closed {
 		return
 	}
+	b.errLog.end(n.GameID)
 	b.reap()
 	if b.proc != nil && b.current == n.GameID {
 		ctx, cancel := context.WithTimeout(b.ctx, b.opts.CommandTimeout)
@@ -332,6 +373,7 @@ func (b *Bridge) Close() error {
 		b.proc = nil
 	}
 	b.retiring.Wait()
+	b.errLog.close()
 	return err
 }
 

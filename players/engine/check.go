@@ -49,7 +49,8 @@ type CheckConfig struct {
 	// MoveTime is the time per move of the position checks; zero means
 	// DefaultCheckMoveTime.
 	MoveTime time.Duration
-	// Clock is the game clock of the check that plays a whole game; the zero value means
+	// Clock is the time control of the check that plays a whole game, a game clock or a
+	// time per move: the one the tournament will use; the zero value means
 	// DefaultCheckClock.
 	Clock clock.TimeControl
 	// Out receives the report: a heading, one line per check ("ok   NAME: ..." or
@@ -64,10 +65,14 @@ type CheckConfig struct {
 // start-up time), a move in each of the positions that trip engines up (the start, the
 // reply to a first move, a forced pass, a single legal move, an endgame, the move after
 // the opponent passed; those the game has), each within the move time, and a whole game on
-// a game clock, with the time left as the referee counts it (game/clock) and no margin.
-// The failures are named with the codes a tournament records (time_forfeit, illegal_move,
-// ...) and quote what the engine sent. Check returns an error when a check failed or the
-// engine did not start, and ctx's error when ctx ends first.
+// the time control cfg.Clock, with the time left as the referee counts it (game/clock) and
+// no margin. The failures are named with the codes a tournament records (time_forfeit,
+// illegal_move, ...) and quote what the engine sent. Between the checks the engine is
+// brought back in step as the bridge does after a turn that went wrong (Dialect.Settle):
+// what it wrote outside its answers is read away and reported as a warning, quoting its
+// first line, and an engine that does not settle is started again for the next check.
+// Check returns an error when a check failed or the engine did not start, and ctx's
+// error when ctx ends first.
 func Check(ctx context.Context, cfg CheckConfig) error {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = DefaultStartTimeout
@@ -114,8 +119,12 @@ type checker struct {
 func (c *checker) run(ctx context.Context) error {
 	positions := checkPositions(c.g)
 	total := 1 + len(positions) + 1 // the start, the positions, the game on a clock
-	fmt.Fprintf(c.out, "checking %s (%s protocol, %s, %v to start, %v a move, a game on a %s clock): %d checks\n",
-		strings.Join(c.argv, " "), c.newDialect().Name(), c.g.Name(), c.startTimeout, c.moveTime, c.clock, total)
+	tcText := "a game on a " + c.clock.String() + " clock"
+	if !c.clock.IsClock() {
+		tcText = "a game at " + c.clock.String() + " a move"
+	}
+	fmt.Fprintf(c.out, "checking %s (%s protocol, %s, %v to start, %v a move, %s): %d checks\n",
+		strings.Join(c.argv, " "), c.newDialect().Name(), c.g.Name(), c.startTimeout, c.moveTime, tcText, total)
 
 	msg, ok := c.start(ctx)
 	if !ok {
@@ -143,12 +152,16 @@ func (c *checker) run(ctx context.Context) error {
 		} else {
 			msg, ok = c.checkClock(ctx)
 		}
+		warning := c.settle(ctx)
 		if ok {
 			fmt.Fprintf(c.out, "ok   %s: %s\n", name, msg)
-			continue
+		} else {
+			failed++
+			fmt.Fprintf(c.out, "FAIL %s: %s\n", name, msg)
 		}
-		failed++
-		fmt.Fprintf(c.out, "FAIL %s: %s\n", name, msg)
+		if warning != "" {
+			fmt.Fprintf(c.out, "warn %s: %s\n", name, warning)
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -222,8 +235,44 @@ func (c *checker) check(ctx context.Context, pos checkPosition) (string, bool) {
 	return fmt.Sprintf("%s in %v", t.State.MoveString(dec.Move), took), true
 }
 
-// clockName names the check of the game on a clock.
+// settle reads away what the engine wrote outside its answers in the check just run, as
+// the bridge does after a turn that went wrong (Dialect.Settle), and returns a warning
+// quoting it, or "" when there was nothing. An engine that does not settle is dropped, to
+// be started again for the next check.
+func (c *checker) settle(ctx context.Context) string {
+	if c.proc == nil {
+		return ""
+	}
+	var st Stale
+	f, fenced := c.dialect.(fencing)
+	if fenced {
+		st = f.takeStale()
+		fenced = !f.unfenced()
+	}
+	sctx, cancel := context.WithTimeout(ctx, DefaultPingTimeout)
+	more, err := c.dialect.Settle(sctx, c.proc)
+	cancel()
+	st.Merge(more)
+	var warning string
+	switch {
+	case st.Lines == 0:
+	case fenced:
+		warning = fmt.Sprintf("the engine wrote %d lines outside its answers (the first: %q); the fence read them away, as a tournament's bridge does", st.Lines, st.First)
+	default:
+		warning = fmt.Sprintf("the engine wrote %d lines outside its answers (the first: %q): a tournament takes such a line for the engine's answer, or restarts the engine; debug output belongs on standard error, or ask for the fence (feature fence, docs/engines.md)", st.Lines, st.First)
+	}
+	if err != nil && c.alive() {
+		c.dropEngine()
+		warning = strings.TrimPrefix(warning+"; ", "; ") + fmt.Sprintf("the engine did not settle within %v (%v) and is started again", DefaultPingTimeout, err)
+	}
+	return warning
+}
+
+// clockName names the check of the game on the check's time control.
 func (c *checker) clockName() string {
+	if !c.clock.IsClock() {
+		return fmt.Sprintf("game at %s a move (%s)", c.clock, seatName(c.g, 0))
+	}
 	return fmt.Sprintf("game on a %s clock (%s)", c.clock, seatName(c.g, 0))
 }
 
@@ -245,6 +294,7 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 	st := c.g.NewState()
 	var moves []string
 	clk, own := clock.New(c.clock), 0
+	var slowest time.Duration
 	for !st.IsTerminal() && st.ToMove() >= 0 {
 		seat := st.ToMove()
 		legal := st.LegalMoves(seat, nil)
@@ -272,6 +322,7 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 				return fmt.Sprintf("%s: the answer came %v after the clock ran out (forfeit: %s)", at, humantime.Round(used-left), protocol.ReasonTimeForfeit), false
 			}
 			clk.Charge(used)
+			slowest = max(slowest, used)
 			own++
 			m = dec.Move
 		}
@@ -281,6 +332,9 @@ func (c *checker) checkClock(ctx context.Context) (string, bool) {
 		}
 	}
 	msg := fmt.Sprintf("%d moves, %v left at the end of the game", own, humantime.Round(clk.Left()))
+	if !c.clock.IsClock() {
+		msg = fmt.Sprintf("%d moves, the slowest in %v", own, humantime.Round(slowest))
+	}
 	if k, ok := c.dialect.(interface{ Knows(string) bool }); ok && k.Knows("time_left") {
 		first, missing := rec.timeLeft()
 		if missing > 0 {

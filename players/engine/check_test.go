@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,19 @@ func TestCheck(t *testing.T) {
 			want: []string{`FAIL start: too slow to start`, `"pong 1"`}},
 		{name: "line slow start", cfg: checkOpts{startTimeout: 300 * time.Millisecond}, engine: []string{fakeEngine, "--behave", "slow-start", "--delay", "5s"},
 			want: []string{`FAIL start: too slow to start`}},
+		{name: "line unflushed", cfg: checkOpts{startTimeout: 300 * time.Millisecond}, engine: []string{fakeEngine, "--behave", "no-flush"},
+			want: []string{`FAIL start: too slow to start`, "it sent nothing", "flush after each line"}},
+
+		// Stray output: a debug line costs the check it was written in, and is reported
+		// with the line; the real answer after it is read away and the other checks pass.
+		// With the fence it costs nothing.
+		{name: "line stray once", engine: []string{fakeEngine, "--behave", "stray", "--once", filepath.Join(dir, "stray")},
+			want: []string{`FAIL start position (black to move): wrong move format (forfeit: illegal_move); the engine sent "debug: thinking about d3"`,
+				`warn start position (black to move): the engine wrote 1 lines outside its answers (the first: "d3")`, "1 of 8 checks failed"}},
+		{name: "line stray with the fence", ok: true, engine: []string{fakeEngine, "--behave", "stray,fence", "--once", filepath.Join(dir, "stray-fence")},
+			want: []string{`warn start position (black to move): the engine wrote 1 lines outside its answers (the first: "debug: thinking about d3"); the fence read them away`, "all 8 checks passed"}},
+		{name: "line per-move clock", cfg: checkOpts{clock: "300ms"}, ok: true, engine: []string{fakeEngine, "--behave", "fence"},
+			want: []string{"a game at 300ms a move", "ok   game at 300ms a move (black): ", " moves, the slowest in ", "all 8 checks passed"}},
 
 		{name: "gtp garbage", cfg: checkOpts{proto: "gtp"}, engine: []string{fakeGTP, "--fault", "garbage", "--from", "2"},
 			want: []string{"ok   reply to d3", `FAIL forced pass (`, `an answer that is no move (forfeit: illegal_move); the engine sent "thinking... best so far PASS"`, "5 of 8 checks failed"}},

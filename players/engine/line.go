@@ -40,16 +40,38 @@ var lineProtocol = Protocol{Name: "line", New: func(Settings) Dialect { return N
 // bridge keeps back for the reply's way to the referee (the turn's deadline), and the
 // remaining time less the same amount.
 //
-// An answer that comes after its turn ran out of time is not taken for the next turn's:
-// the dialect counts the answers still owed to earlier go commands and drops that many
-// before it reads the current one, as an engine answers its go commands in order.
+// An engine that sends "feature fence" before "ready" gets fenced turns: each turn's go is
+// preceded by "ping N" (N counting up from 1), which the engine answers "pong N". Whatever
+// it wrote before that pong answers nothing being asked now and is read away; after it,
+// the answer is the line "move M" (or "resign"), and any other line is stray output,
+// skipped and logged, never judged. That is the fence: stale output of an earlier turn and
+// a stray debug line cost nothing.
+//
+// An engine without the fence answers with the bare move, and every line that is not
+// info or a comment is its answer. An answer that comes after its turn ran out of time
+// is not taken for the next turn's: the dialect counts the answers still owed to earlier
+// go commands and drops that many before it reads the current one, as an engine answers
+// its go commands in order. An answer that was no move at all (a stray line) is taken to
+// be followed by the real one, which Settle reads away.
 func NewLine() Dialect { return &lineDialect{} }
 
 type lineDialect struct {
+	// fenced is set when the engine asked for fenced turns with "feature fence".
+	fenced bool
+	// ping is the number of the last "ping N" sent to a fenced engine.
+	ping int
+	// stale is what a fenced engine sent before the pong of the turns since takeStale.
+	stale Stale
 	// owed counts the go commands whose answers have not been read: more than 1 while the
-	// current turn waits, when earlier turns ran out of time.
+	// current turn waits, when earlier turns ran out of time. Engines without the fence only.
 	owed int
+	// junk is set when the last answer judged was no move at all, from an engine without
+	// the fence: its real answer may still follow, and Settle reads it away.
+	junk bool
 }
+
+// lineFeatureFence is the feature an engine asks for to get fenced turns.
+const lineFeatureFence = "fence"
 
 func (d *lineDialect) Name() string { return "line" }
 
@@ -67,6 +89,13 @@ func (d *lineDialect) Start(ctx context.Context, c LineConn) (Identity, error) {
 		tr.add(line)
 		words := strings.Fields(line)
 		if skipLine(words) || strings.EqualFold(words[0], "info") {
+			continue
+		}
+		if strings.EqualFold(words[0], "feature") {
+			// Features this bridge does not know are skipped: an engine may offer more.
+			for _, f := range words[1:] {
+				d.fenced = d.fenced || strings.EqualFold(f, lineFeatureFence)
+			}
 			continue
 		}
 		if !strings.EqualFold(words[0], "ready") {
@@ -92,9 +121,11 @@ func (d *lineDialect) NewGame(ctx context.Context, c LineConn, g game.Game, seat
 	return c.Send("newgame " + g.Name() + " " + seats[seat])
 }
 
-// Move sends position, moves, legal, time and go, then reads the answer: info lines are
-// kept as the move's search info, and the first other line (not empty, not a comment) is
-// judged.
+// Move sends position, moves, legal, time (and, to a fenced engine, ping) and go, then
+// reads the answer: info lines are kept as the move's search info, and the first other
+// line (not empty, not a comment) is judged. For a fenced engine, the lines before the
+// turn's pong are read away (see takeStale), and after it only "move M" or "resign" is an
+// answer: any other line is stray, and read away too.
 func (d *lineDialect) Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Decision, error) {
 	var (
 		no   agent.Decision
@@ -109,24 +140,44 @@ func (d *lineDialect) Move(ctx context.Context, c LineConn, t agent.Turn) (agent
 		legal[i] = t.State.MoveString(m)
 	}
 	move, remaining, inc := lineClock(ctx, t)
-	for _, cmd := range []string{
+	cmds := []string{
 		"position " + t.State.String(),
 		strings.TrimSpace("moves " + strings.Join(t.Moves, " ")),
 		"legal " + strings.Join(legal, " "),
 		fmt.Sprintf("time %d %d %d", move, remaining, inc),
-		"go",
-	} {
+	}
+	pong := ""
+	if d.fenced {
+		d.ping++
+		cmds = append(cmds, "ping "+strconv.Itoa(d.ping))
+		pong = "pong " + strconv.Itoa(d.ping)
+	}
+	for _, cmd := range append(cmds, "go") {
 		if err := c.Send(cmd); err != nil {
 			return no, tr.fail("", err, "could not send the turn: %v", err)
 		}
 	}
-	d.owed++
+	if !d.fenced {
+		d.owed++
+	}
 	for {
 		line, err := c.Recv(ctx)
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
+			if pong != "" {
+				return no, tr.recvFail(line, err, fmt.Sprintf("%q", pong))
+			}
 			return no, tr.recvFail(line, err, "move")
 		}
 		tooLong := err != nil
+		if pong != "" {
+			// Before the fence: nothing of this turn's yet.
+			if !tooLong && strings.Join(strings.Fields(line), " ") == pong {
+				pong = ""
+			} else {
+				d.stale.add(line)
+			}
+			continue
+		}
 		tr.add(line)
 		words := strings.Fields(line)
 		switch {
@@ -138,6 +189,19 @@ func (d *lineDialect) Move(ctx context.Context, c LineConn, t agent.Turn) (agent
 			}
 			continue
 		}
+		if d.fenced {
+			switch {
+			case tooLong || !(strings.EqualFold(words[0], "move") || strings.EqualFold(words[0], "resign")):
+				d.stale.add(line) // stray output: never an answer
+				continue
+			case strings.EqualFold(words[0], "move"):
+				if len(words) == 1 {
+					return no, tr.fail(line, fmt.Errorf("%w: no move after the word move", game.ErrBadMove), "not a move: the word move must be followed by the move")
+				}
+				words = words[1:]
+			}
+			return judgeLine(t, line, words, info, tr)
+		}
 		if d.owed > 1 {
 			// The late answer to an earlier turn; what the engine said about that search
 			// goes with it.
@@ -147,11 +211,26 @@ func (d *lineDialect) Move(ctx context.Context, c LineConn, t agent.Turn) (agent
 		}
 		d.owed = 0
 		if tooLong {
+			d.junk = true
 			return no, tr.fail(line+"...", err, "a line longer than %d bytes", MaxLineLen)
 		}
-		return judgeLine(t, line, words, info, tr)
+		dec, err := judgeLine(t, line, words, info, tr)
+		d.junk = errors.Is(err, game.ErrBadMove) && !errors.Is(err, game.ErrIllegalMove)
+		return dec, err
 	}
 }
+
+// takeStale returns what a fenced engine sent outside its answers (before the pong of a
+// turn, and stray lines after it) since the last call, for the bridge to log once.
+func (d *lineDialect) takeStale() Stale {
+	st := d.stale
+	d.stale = Stale{}
+	return st
+}
+
+// unfenced reports whether the engine has no fence: output it sent between turns cannot
+// be told from its next answer, so the bridge restarts it rather than risk that.
+func (d *lineDialect) unfenced() bool { return !d.fenced }
 
 // judgeLine reads the engine's answer: a legal move, alone on its line, or resign.
 func judgeLine(t agent.Turn, line string, words []string, info protocol.SearchInfo, tr transcript) (agent.Decision, error) {
@@ -181,47 +260,75 @@ func judgeLine(t agent.Turn, line string, words []string, info protocol.SearchIn
 	return agent.Decision{Move: m, Info: info}, nil
 }
 
-// settleQuiet is how long an engine must stay silent, once it has given the answers it
-// owed, for Settle to take it as having stopped talking.
+// settleQuiet is how long an engine without the fence must stay silent, once it has
+// given the answers it owed, for Settle to take it as having stopped talking.
 const settleQuiet = 30 * time.Millisecond
 
-// Settle reads away the answers still owed to go commands that ran out of time, then any
-// line that follows, until the engine has been quiet for settleQuiet. The line protocol
-// has no ping: the late answer is the proof that the engine listens. An engine still
-// thinking, or still talking, when ctx ends is unresponsive.
+// Settle brings the engine back in step after a turn that went wrong. A fenced engine is
+// sent "ping N" and must answer "pong N"; what comes before is read away. An engine
+// without the fence has no ping: Settle reads away the answers still owed to go commands
+// that ran out of time (and, after an answer that was no move at all, the real answer
+// when it comes within ctx), then the engine must stay quiet for settleQuiet. One that
+// goes on writing is talking out of turn, and is unresponsive, as is one still thinking
+// when ctx ends.
 func (d *lineDialect) Settle(ctx context.Context, c LineConn) (Stale, error) {
 	var st Stale
-	for d.owed > 0 {
+	if d.fenced {
+		d.ping++
+		pong := "pong " + strconv.Itoa(d.ping)
+		if err := c.Send("ping " + strconv.Itoa(d.ping)); err != nil {
+			return st, err
+		}
+		for {
+			line, err := c.Recv(ctx)
+			switch {
+			case err == nil && strings.Join(strings.Fields(line), " ") == pong:
+				return st, nil
+			case err == nil, errors.Is(err, ErrLineTooLong):
+				st.add(line)
+			default:
+				return st, fmt.Errorf("no %q: %w", pong, err)
+			}
+		}
+	}
+	for d.owed > 0 || d.junk {
 		line, err := c.Recv(ctx)
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
+			if d.owed == 0 && errors.Is(err, context.DeadlineExceeded) {
+				d.junk = false // no answer followed the junk: it was the engine's answer
+				return st, nil
+			}
 			return st, fmt.Errorf("no answer to the go that ran out of time: %w", err)
 		}
 		st.add(line)
 		if words := strings.Fields(line); err == nil && (skipLine(words) || strings.EqualFold(words[0], "info")) {
 			continue
 		}
-		d.owed--
+		if d.owed > 0 {
+			d.owed--
+		} else {
+			d.junk = false
+		}
 	}
 	return st, quiet(ctx, c, &st)
 }
 
-// quiet reads lines into st until none comes for settleQuiet; it fails when ctx ends first.
+// quiet waits settleQuiet for the engine to stay silent. A line in that time is output
+// out of turn: it is added to st, and quiet fails, as it does when ctx ends first.
 func quiet(ctx context.Context, c LineConn, st *Stale) error {
-	for {
-		wait, cancel := context.WithTimeout(ctx, settleQuiet)
-		line, err := c.Recv(wait)
-		cancel()
-		switch {
-		case err == nil, errors.Is(err, ErrLineTooLong):
-			st.add(line)
-		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			return nil
-		case ctx.Err() != nil:
-			return fmt.Errorf("the engine was still sending output (%d lines) when its grace ended: %w", st.Lines, ctx.Err())
-		default:
-			return err
-		}
+	wait, cancel := context.WithTimeout(ctx, settleQuiet)
+	line, err := c.Recv(wait)
+	cancel()
+	switch {
+	case err == nil, errors.Is(err, ErrLineTooLong):
+		st.add(line)
+		return fmt.Errorf("the engine went on writing after its answer (%q): it is restarted, since without the fence its next line could not be told from an answer", clipQuote(line))
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return nil
+	case ctx.Err() != nil:
+		return fmt.Errorf("the engine was still busy when its grace ended: %w", ctx.Err())
 	}
+	return err
 }
 
 // GameOver sends "gameover RESULT REASON".
@@ -251,6 +358,8 @@ func (t transcript) recvFail(line string, err error, want string) *AnswerError {
 	switch {
 	case errors.Is(err, ErrLineTooLong):
 		return t.fail(line+"...", err, "a line longer than %d bytes", MaxLineLen)
+	case errors.Is(err, context.DeadlineExceeded) && len(t) == 0:
+		return t.fail("", err, "no %s in time (%s; if the engine prints an answer, it may not flush its output: to a pipe, standard output is block-buffered, so flush after each line, as with Python's print(..., flush=True) or C's fflush(stdout))", want, t.silence())
 	case errors.Is(err, context.DeadlineExceeded):
 		return t.fail("", err, "no %s in time (%s)", want, t.silence())
 	case errors.Is(err, ErrExited):

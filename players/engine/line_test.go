@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
@@ -95,13 +96,7 @@ func TestLineAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newLineConn(onGo(tt.answer))
-			dl := engine.NewLine()
-			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-			defer cancel()
-			if _, err := dl.Start(ctx, c); err != nil {
-				t.Fatal(err)
-			}
-			dec, err := dl.Move(ctx, c, bridgeTurn(g, "g", g.NewState(), nil, time.Second))
+			_, dec, err := firstMove(t, g, c)
 			switch {
 			case tt.move == "resign":
 				if err != nil || !dec.Resign {
@@ -125,6 +120,20 @@ func TestLineAnswers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// firstMove starts a line dialect on c and asks it for a move in the initial position,
+// with 200ms to answer both.
+func firstMove(t *testing.T, g game.Game, c *lineConn) (engine.Dialect, agent.Decision, error) {
+	t.Helper()
+	dl := engine.NewLine()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := dl.Start(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	dec, err := dl.Move(ctx, c, bridgeTurn(g, "g", g.NewState(), nil, time.Second))
+	return dl, dec, err
 }
 
 func infoEqual(a, b protocol.SearchInfo) bool {
@@ -310,3 +319,146 @@ func FuzzLineAnswer(f *testing.F) {
 }
 
 var _ engine.LineConn = (*lineConn)(nil)
+
+// TestLineFence: an engine that asks for the fence gets "ping N" before each go and its
+// answer is read after "pong N" only: what it wrote before the pong, stray lines after it
+// and pongs of earlier turns are never judged.
+func TestLineFence(t *testing.T) {
+	g := lookupOthello(t)
+	d3 := func() game.Move { m, _ := g.NewState().ParseMove("d3"); return m }()
+	tests := []struct {
+		name   string
+		before []string // written on ping, before the pong
+		after  []string // written on go
+		move   string   // "d3", "resign", or "" for an error
+		line   string   // the line an error quotes
+		cause  error
+		stale  int // lines read away
+	}{
+		{name: "plain", after: []string{"move d3"}, move: "d3"},
+		{name: "stale before the pong", before: []string{"move c4", "pong 0", "debug: hello"}, after: []string{"move d3"}, move: "d3", stale: 3},
+		{name: "stray after the pong", after: []string{"debug: thinking", "d3", "move d3"}, move: "d3", stale: 2},
+		{name: "info kept", after: []string{"info depth 5", "move D3"}, move: "d3"},
+		{name: "resign", after: []string{"resign"}, move: "resign"},
+		{name: "illegal", after: []string{"move a1"}, line: "move a1", cause: game.ErrIllegalMove},
+		{name: "no move", after: []string{"move"}, line: "move", cause: game.ErrBadMove},
+		{name: "two words", after: []string{"move d3 c4"}, line: "move d3 c4", cause: game.ErrBadMove},
+		{name: "no pong", before: []string{"pong 2"}, cause: context.DeadlineExceeded, stale: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newLineConn(func(line string) []string {
+				switch {
+				case line == "arena 1":
+					return []string{"# hi", "feature fence other", "ready x"}
+				case line == "ping 1":
+					if tt.name == "no pong" {
+						return tt.before
+					}
+					return append(slices.Clone(tt.before), "pong 1")
+				case line == "go":
+					return tt.after
+				}
+				return nil
+			})
+			dl, dec, err := firstMove(t, g, c)
+			sent := c.sent[len(c.sent)-2:]
+			if !slices.Equal(sent, []string{"ping 1", "go"}) {
+				t.Errorf("the turn ended with %q, want ping 1 and go", sent)
+			}
+			switch {
+			case tt.move == "resign":
+				if err != nil || !dec.Resign {
+					t.Fatalf("Move = %+v, %v; want a resignation", dec, err)
+				}
+			case tt.move != "":
+				if err != nil || dec.Move != d3 {
+					t.Fatalf("Move = %+v, %v; want d3", dec, err)
+				}
+			default:
+				var ae *engine.AnswerError
+				if !errors.Is(err, tt.cause) || (tt.line != "" && (!errors.As(err, &ae) || ae.Line != tt.line)) {
+					t.Fatalf("Move error %v; want one quoting %q, wrapping %v", err, tt.line, tt.cause)
+				}
+			}
+			if st := engine.TakeStale(dl); st.Lines != tt.stale {
+				t.Errorf("%d lines read away (first %q), want %d", st.Lines, st.First, tt.stale)
+			}
+		})
+	}
+}
+
+// TestLineSettle: after a turn that went wrong, an engine is back in step, or is reported
+// unresponsive to be restarted. A fenced engine must answer a ping; one without the fence
+// must give the answers it owes (and the real one after an answer that was no move) and
+// then fall silent.
+func TestLineSettle(t *testing.T) {
+	g := lookupOthello(t)
+	tests := []struct {
+		name    string
+		fenced  bool
+		onGo    []string // the answer judged
+		late    []string // written after the answer, before Settle
+		onPing  []string // a fenced engine's answer to Settle's ping
+		ok      bool
+		stale   int
+		nextDec string // the move taken at the next turn, answered "c4" (or "move c4")
+	}{
+		{name: "junk then the move", onGo: []string{"debug: thinking"}, late: []string{"d3"}, ok: true, stale: 1, nextDec: "c4"},
+		{name: "junk alone", onGo: []string{"hello there"}, ok: true, nextDec: "c4"},
+		{name: "illegal move owes nothing", onGo: []string{"a1"}, ok: true, nextDec: "c4"},
+		{name: "talking on", onGo: []string{"a1"}, late: []string{"x", "y"}, ok: false, stale: 1},
+		{name: "fenced, caught up", fenced: true, onGo: []string{"move a1"}, late: []string{"junk"}, onPing: []string{"pong 2"}, ok: true, stale: 1, nextDec: "c4"},
+		{name: "fenced, silent", fenced: true, onGo: []string{"move a1"}, ok: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gos := 0
+			c := newLineConn(nil)
+			c.answer = func(line string) []string {
+				switch {
+				case line == "arena 1" && tt.fenced:
+					return []string{"feature fence", "ready"}
+				case line == "arena 1":
+					return []string{"ready"}
+				case line == "ping 1", line == "ping 3":
+					return []string{"pong " + line[5:]}
+				case line == "ping 2":
+					return tt.onPing
+				case line == "go":
+					gos++
+					if gos == 1 {
+						return append(slices.Clone(tt.onGo), tt.late...)
+					}
+					if tt.fenced {
+						return []string{"move c4"}
+					}
+					return []string{"c4"}
+				}
+				return nil
+			}
+			dl := engine.NewLine()
+			if _, err := dl.Start(context.Background(), c); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			if _, err := dl.Move(ctx, c, bridgeTurn(g, "g", g.NewState(), nil, time.Second)); err == nil {
+				t.Fatal("the first answer was taken")
+			}
+			sctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+			defer cancel()
+			st, err := dl.Settle(sctx, c)
+			if (err == nil) != tt.ok || st.Lines != tt.stale {
+				t.Fatalf("Settle = %d lines (%q), %v; want ok %v and %d lines", st.Lines, st.First, err, tt.ok, tt.stale)
+			}
+			if tt.nextDec == "" {
+				return
+			}
+			dec, err := dl.Move(ctx, c, bridgeTurn(g, "g", g.NewState(), nil, time.Second))
+			if got := g.NewState().MoveString(dec.Move); err != nil || got != tt.nextDec {
+				t.Errorf("next Move = %s, %v; want %s", got, err, tt.nextDec)
+			}
+		})
+	}
+}

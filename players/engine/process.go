@@ -70,8 +70,9 @@ type Options struct {
 	// (Dialect.Settle) before a Bridge restarts it. Zero means DefaultPingTimeout (500ms).
 	PingTimeout time.Duration
 	// Stderr receives each line the engine writes to its standard error, without the line
-	// ending (overlong lines are cut). It is called from one goroutine, in order. Nil
-	// discards them; a Bridge logs them instead.
+	// ending (overlong lines are cut). It is called from one goroutine, in order, and
+	// should return at once: the engine is never made to wait for it. Nil discards them;
+	// a Bridge logs them within bounds as well (see StderrHead).
 	Stderr func(line string)
 	// Dir is the engine's working directory; empty means the caller's.
 	Dir string

@@ -59,6 +59,11 @@ var behaviours = map[string]behaviour{
 	"setsid-child": {"start a child process that leaves the engine's session and process group (setsid), closes its output, ignores SIGTERM and sleeps"},
 	"flood":        {"from ply N, answer go with 4 MiB of 1 KiB lines that are no move, then the move"},
 	"stderr":       {"write a line to standard error for every command received"},
+	"stderr-flood": {"after every answer, write 256 KiB to standard error in 1 KiB lines (100 MiB in about 400 moves)"},
+	"fence":        {"ask for fenced turns (feature fence), answer ping N with pong N and moves as move M"},
+	"stray":        {"from ply N, answer go with a debug line, then the move 50ms later"},
+	"no-flush":     {"never flush standard output, as a program writing to a pipe without flushing"},
+	"burst":        {"from ply N, answer go with 4 bursts of 1 MiB of 1 KiB lines that are no move, 100ms apart, then the move"},
 	"no-ready":     {"never answer arena 1"},
 	"bad-ready":    {"answer arena 1 with hello instead of ready"},
 }
@@ -183,7 +188,9 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(out, "%s# a comment%s", eol, eol)
 		}
 		fmt.Fprintf(out, format+eol, args...)
-		out.Flush()
+		if !cfg.behave["no-flush"] {
+			out.Flush()
+		}
 	}
 
 	var legal []string
@@ -210,7 +217,14 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 				if cfg.behave["slow-start"] {
 					time.Sleep(cfg.delay)
 				}
+				if cfg.behave["fence"] {
+					say("feature fence")
+				}
 				say("ready %s 1.0", cfg.name)
+			}
+		case "ping":
+			if cfg.behave["fence"] {
+				say("pong %s", strings.Join(words[1:], " "))
 			}
 		case "moves":
 			plies = len(words) - 1
@@ -219,15 +233,31 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "go":
 			if plies < cfg.ply || len(legal) == 0 || !strike(cfg.once) {
 				say("info depth 1 nodes %d score 0.5 pv %s", len(legal), move(cfg, legal))
-				say("%s", move(cfg, legal))
+				say("%s", answer(cfg, legal))
 				break
 			}
 			switch {
+			case cfg.behave["stray"]:
+				say("debug: thinking about %s", legal[0])
+				time.Sleep(50 * time.Millisecond)
+				say("%s", answer(cfg, legal))
+			case cfg.behave["burst"]:
+				junk := strings.Repeat("z", 1023)
+				for i := range 4 {
+					if i > 0 {
+						time.Sleep(100 * time.Millisecond)
+					}
+					for range 1 << 10 {
+						fmt.Fprintf(out, "%s%s", junk, eol)
+					}
+					out.Flush()
+				}
+				say("%s", answer(cfg, legal))
 			case cfg.behave["crash"]:
 				return crashStatus
 			case cfg.behave["slow-move"]:
 				time.Sleep(cfg.delay)
-				say("%s", move(cfg, legal))
+				say("%s", answer(cfg, legal))
 			case cfg.behave["garbage"]:
 				say("%s", "?? no idea")
 			case cfg.behave["illegal"]:
@@ -241,15 +271,18 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 				for range 4 << 10 {
 					fmt.Fprintf(out, "%s%s", junk, eol)
 				}
-				say("%s", move(cfg, legal))
+				say("%s", answer(cfg, legal))
 			default:
 				say("info depth 1 nodes %d score 0.5 pv %s", len(legal), move(cfg, legal))
-				say("%s", move(cfg, legal))
+				say("%s", answer(cfg, legal))
 			}
 		case "quit":
 			if !cfg.behave["ignore-quit"] {
 				return 0
 			}
+		}
+		if words[0] == "go" && cfg.behave["stderr-flood"] {
+			floodStderr(stderr) // after the answer, between turns
 		}
 	}
 	if cfg.behave["ignore-quit"] {
@@ -285,6 +318,25 @@ func sleepForever() {
 	for {
 		time.Sleep(time.Hour)
 	}
+}
+
+// answer is the line that answers go with the move: the move alone, or "move M" for an
+// engine with the fence.
+func answer(cfg config, legal []string) string {
+	if cfg.behave["fence"] {
+		return "move " + move(cfg, legal)
+	}
+	return move(cfg, legal)
+}
+
+// floodStderr writes 256 KiB to w in lines of 1 KiB.
+func floodStderr(w io.Writer) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	line := strings.Repeat("e", 1023) + "\n"
+	for range 256 {
+		bw.WriteString(line)
+	}
+	bw.Flush()
 }
 
 func move(cfg config, legal []string) string {

@@ -299,10 +299,7 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	log := s.log.With().Str("version", protocol.EngineVersion(v)).Logger()
 	opts := s.h.cfg.Engine
 	opts.Dir = dir
-	opts.Stderr = func(line string) {
-		p.stderr.line(line)
-		log.Debug().Str("stderr", line).Msg("engine stderr")
-	}
+	opts.Stderr = p.stderr.line // the bridge logs it within bounds
 	p.bridge = engine.NewBridge(argv, func() engine.Dialect { return counting{newDialect(), func() { p.started(s) }} }, opts, log)
 
 	if s.run != nil {

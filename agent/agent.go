@@ -42,6 +42,11 @@ type Turn struct {
 	// Deadline is when the reply must be sent, by the player's own clock: the request's
 	// arrival plus Clock.MoveMS, less a safety margin the runtime keeps for itself.
 	Deadline time.Time
+	// Cutoff is the last moment a reply still counts: Deadline plus the referee's
+	// transport margin (Clock.MarginMS), or Deadline when the referee gives none. The
+	// context of Choose ends then. Agents aim for Deadline; an agent that cannot stop at
+	// once, a bridge to an external engine, waits for its program until Cutoff.
+	Cutoff time.Time
 }
 
 // GameName names the turn's game for an error message: its name, or the type of its
@@ -70,7 +75,8 @@ type Decision struct {
 	Crashed string
 }
 
-// Agent chooses moves. Choose should return before t.Deadline or when ctx is done; a
+// Agent chooses moves. Choose should return before t.Deadline, and must by t.Cutoff, when
+// ctx ends; a
 // Decision whose move is not in t.Legal makes the runtime reply with the first legal move
 // instead, and log it. An agent asked about a game it does not play returns an error
 // wrapping ErrWrongGame.

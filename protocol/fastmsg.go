@@ -32,6 +32,9 @@ func AppendTurnRequest(b []byte, m *TurnRequest) []byte {
 	if m.Clock.MovesToGo != 0 {
 		b = appendInt(b, "moves_to_go", int64(m.Clock.MovesToGo))
 	}
+	if m.Clock.MarginMS != 0 {
+		b = appendInt(b, "margin_ms", m.Clock.MarginMS)
+	}
 	return append(b, '}', '}')
 }
 
@@ -241,6 +244,9 @@ func (s *scan) clock(c *Clock) {
 		case "moves_to_go":
 			c.MovesToGo = s.int()
 			return sn.first(4)
+		case "margin_ms":
+			c.MarginMS = int64(s.int())
+			return sn.first(5)
 		}
 		return false
 	})

@@ -150,13 +150,19 @@ type RollCall struct {
 // PerMove is true under a per-move limit, where time not used is lost, and false on a game
 // clock, where it is kept for later moves. MovesToGo, on a clock that gives its base time
 // again every so many moves (40/60), is the number of the seat's moves, this one included,
-// until that happens; it is zero (absent) on every other time control.
+// until that happens; it is zero (absent) on every other time control. MarginMS is the
+// referee's transport margin: a reply that arrives up to that long after MoveMS has
+// passed still counts. A player should aim to answer within MoveMS; the margin is for the
+// way back, and for a program that cannot stop at once (an external engine), which its
+// bridge may wait for until the margin is used up. Zero (absent) when the referee says
+// nothing of it.
 type Clock struct {
 	MoveMS      int64 `json:"move_ms"`
 	RemainingMS int64 `json:"remaining_ms"`
 	IncrementMS int64 `json:"increment_ms"`
 	PerMove     bool  `json:"per_move,omitempty"`
 	MovesToGo   int   `json:"moves_to_go,omitempty"`
+	MarginMS    int64 `json:"margin_ms,omitempty"`
 }
 
 // TurnRequest asks a player for a move. It carries everything needed to choose one, so a
@@ -345,7 +351,7 @@ func DecodeTurnRequest(data []byte) (TurnRequest, error) {
 	if err := CheckName("game_id", m.GameID); err != nil {
 		return TurnRequest{}, err
 	}
-	if m.Game == "" || m.Seat < 0 || m.Ply < 0 || m.Clock.MoveMS < 0 || m.Clock.RemainingMS < 0 || m.Clock.IncrementMS < 0 || m.Clock.MovesToGo < 0 {
+	if m.Game == "" || m.Seat < 0 || m.Ply < 0 || m.Clock.MoveMS < 0 || m.Clock.RemainingMS < 0 || m.Clock.IncrementMS < 0 || m.Clock.MovesToGo < 0 || m.Clock.MarginMS < 0 {
 		return TurnRequest{}, fmt.Errorf("%w: turn request needs a game, and seat, ply and clock must not be negative", ErrMalformed)
 	}
 	return m, nil

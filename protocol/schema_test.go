@@ -542,12 +542,15 @@ func schemaSamples() []schemaSample {
 	perMove.Clock.PerMove = true
 	periods := sampleTurnRequest()
 	periods.Clock.MovesToGo = 40
+	margin := sampleTurnRequest()
+	margin.Clock.MarginMS = 50
 	out = append(out,
 		schemaSample{"hello_minimal", "hello", Hello{V: Version, Type: TypeHello, Name: "p"}},
 		schemaSample{"rollcall_minimal", "rollcall", RollCall{V: Version, Type: TypeRollCall}},
 		schemaSample{"turn_request_observation", "turn_request", withObs},
 		schemaSample{"turn_request_per_move", "turn_request", perMove},
 		schemaSample{"turn_request_moves_to_go", "turn_request", periods},
+		schemaSample{"turn_request_margin", "turn_request", margin},
 		schemaSample{"turn_reply_resign", "turn_reply", TurnReply{V: Version, Type: TypeMove, GameID: "g", Ply: 7, Move: Resign}},
 		schemaSample{"turn_reply_crashed", "turn_reply", TurnReply{V: Version, Type: TypeMove, GameID: "g", Ply: 7, Move: Resign, Crashed: "exit status 3"}},
 		schemaSample{"api_create", "api_request", APIRequest{V: Version, Type: TypeAPICreate, Config: "game = \"othello\"\n", Source: "t.toml", Openings: "d3 c5\n"}},
@@ -691,7 +694,7 @@ func invalidMessages(t testing.TB) []struct {
 	add("turn_request/legal as string", "turn_request", sampleTurnRequest(), set("legal", "d3"))
 	add("turn_request/legal of numbers", "turn_request", sampleTurnRequest(), set("legal", []int{1, 2}))
 	add("turn_request/clock as array", "turn_request", sampleTurnRequest(), set("clock", []int{1}))
-	for _, f := range []string{"move_ms", "remaining_ms", "increment_ms", "moves_to_go"} {
+	for _, f := range []string{"move_ms", "remaining_ms", "increment_ms", "moves_to_go", "margin_ms"} {
 		clock := map[string]any{"move_ms": 1, "remaining_ms": 1, "increment_ms": 0}
 		clock[f] = -1
 		add("turn_request/negative "+f, "turn_request", sampleTurnRequest(), set("clock", clock))

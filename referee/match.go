@@ -715,6 +715,7 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 		Legal: texts, Moves: g.hist,
 		Clock: g.clocks[seat].Wire(),
 	}
+	req.Clock.MarginMS = g.margin.Milliseconds()
 	if o, ok := g.st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))
 		if err != nil {

@@ -83,7 +83,7 @@ func TestPlayNormalGame(t *testing.T) {
 	wantReq := protocol.TurnRequest{
 		V: 1, Type: protocol.TypeTurn, GameID: "g1", Game: testgame.CountName, Seat: 0, SeatName: "first",
 		Ply: 2, Position: "4 0", Legal: []string{"1", "2"}, Moves: []string{"2", "2"},
-		Clock: protocol.Clock{MoveMS: 100, RemainingMS: 100, PerMove: true},
+		Clock: protocol.Clock{MoveMS: 100, RemainingMS: 100, PerMove: true, MarginMS: e.ref.Margin().Milliseconds()},
 	}
 	if !reflect.DeepEqual(asked[2], wantReq) {
 		t.Errorf("third turn request\n got %+v\nwant %+v", asked[2], wantReq)

@@ -18,15 +18,17 @@ import (
 
 // engineTournament runs a tournament of the player "fake", served by "arena engine" with
 // bridgeArgs (flags, --, the engine's command line), against opponent on the server at
-// url, and returns its games.
+// url, and returns its games. tc is the time control, with more tournament flags after it
+// if need be ("200ms --margin 400ms").
 func engineTournament(ctx context.Context, t *testing.T, arena, url, opponent, tc string, concurrency, rounds int, bridgeArgs ...string) []store.Game {
 	t.Helper()
 	bridge := startProc(ctx, t, "arena engine", append([]string{arena, "engine", "--nats", url, "--name", "fake",
 		"--quit-timeout", "500ms"}, bridgeArgs...)...)
 	defer bridge.stop(t)
 	dbPath := filepath.Join(t.TempDir(), "arena.db")
-	tour := exec.CommandContext(ctx, arena, "tournament", "--nats", url, "--players", "fake,"+opponent,
-		"--rounds", strconv.Itoa(rounds), "--tc", tc, "--concurrency", strconv.Itoa(concurrency), "--db", dbPath, "--wait", "20s", "--json")
+	tour := exec.CommandContext(ctx, arena, append([]string{"tournament", "--nats", url, "--players", "fake," + opponent,
+		"--rounds", strconv.Itoa(rounds), "--concurrency", strconv.Itoa(concurrency), "--db", dbPath, "--wait", "20s", "--json", "--tc"},
+		strings.Fields(tc)...)...)
 	var stdout, stderr bytes.Buffer
 	tour.Stdout, tour.Stderr = &stdout, &stderr
 	tour.WaitDelay = 5 * time.Second
@@ -95,6 +97,10 @@ func TestEngineFaultStaysInItsGame(t *testing.T) {
 		{"bursts", "200ms", 1, []string{"--behave", "burst", "--ply", "10"}, "protocol_error", "move must be 1-64 bytes", 1},
 		{"bursts, fenced", "200ms", 1, []string{"--behave", "burst,fence", "--ply", "10"}, "time_forfeit", "no reply within", 1},
 		{"100 MiB of stderr", "200ms", 1, []string{"--behave", "stderr-flood"}, "", "", 0},
+		// The margin is the engine's too: an answer 100ms late on a 200ms move counts with a
+		// margin of 400ms, and loses on time with the default 50ms.
+		{"late within the margin", "200ms --margin 400ms", 1, []string{"--behave", "slow-move", "--delay", "300ms", "--ply", "10"}, "", "", 0},
+		{"late past the margin", "200ms", 1, []string{"--behave", "slow-move", "--delay", "300ms", "--ply", "10"}, "time_forfeit", "no reply within", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -545,6 +545,7 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 		Observation: req.Observation,
 		Clock:       req.Clock,
 		Deadline:    deadline,
+		Cutoff:      deadline.Add(time.Duration(max(req.Clock.MarginMS, 0)) * time.Millisecond),
 	}
 	d, err := p.choose(ctx, t)
 
@@ -596,10 +597,14 @@ func (p *runner) turn(ctx context.Context, m *nats.Msg, req protocol.TurnRequest
 	log.Debug().Str("move", reply.Move).Dur("took", time.Since(arrival)).Msg("turn answered")
 }
 
-// choose calls the agent with a context that ends at the turn's deadline, turning a panic
-// into an error.
+// choose calls the agent with a context that ends at the turn's cutoff (its deadline plus
+// the referee's margin), turning a panic into an error.
 func (p *runner) choose(ctx context.Context, t agent.Turn) (d agent.Decision, err error) {
-	ctx, cancel := context.WithDeadline(ctx, t.Deadline)
+	end := t.Deadline
+	if t.Cutoff.After(end) {
+		end = t.Cutoff
+	}
+	ctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	defer func() {
 		if r := recover(); r != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
@@ -130,7 +131,7 @@ func (dm *Daemon) Create(ctx context.Context, req protocol.APIRequest) protocol.
 	}
 	dm.Start(id)
 	dm.log.Info().Int64("tournament", id).Int("games", n).Str("source", source).Msg("tournament created")
-	if msg := ConcurrencyWarning(s.Concurrency, runtime.NumCPU()); msg != "" {
+	for _, msg := range s.Warnings(runtime.NumCPU()) {
 		dm.log.Warn().Int64("tournament", id).Msg(msg)
 	}
 	return protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK, Tournament: id, Games: n}
@@ -217,4 +218,17 @@ func ConcurrencyWarning(games, cpus int) string {
 		return ""
 	}
 	return fmt.Sprintf("concurrency %d is more than the %d cores of this machine: built-in players that search on the clock (minimax) may lose on time when more games run at once than there are cores", games, cpus)
+}
+
+// Warnings are what a tournament's settings may do that its organiser may not expect: more
+// games at once than cpus (ConcurrencyWarning), a time control that is a number alone
+// (clock.Note). Nil when there is nothing to say.
+func (s Spec) Warnings(cpus int) []string {
+	var out []string
+	for _, msg := range []string{ConcurrencyWarning(s.Concurrency, cpus), clock.Note(s.TimeControl)} {
+		if msg != "" {
+			out = append(out, msg)
+		}
+	}
+	return out
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/arenaref/arena/organizer"
 )
 
-// warnConcurrency writes organizer.ConcurrencyWarning for this machine's cores to w, if any.
-func warnConcurrency(w io.Writer, games int) {
-	if msg := organizer.ConcurrencyWarning(games, runtime.NumCPU()); msg != "" {
+// warnSpec writes the tournament's organizer.Spec.Warnings for this machine's cores to w.
+func warnSpec(w io.Writer, s organizer.Spec) {
+	for _, msg := range s.Warnings(runtime.NumCPU()) {
 		fmt.Fprintln(w, "warning: "+msg)
 	}
 }

@@ -27,7 +27,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var maxGames int
 	fs := cli.NewFlagSet("arena match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
-	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5)")
+	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5; a number alone is a clock in seconds)")
 	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
 	fs.IntVar(&maxGames, "games", 1000, "most games to play, in pairs with colours swapped: an odd number is rounded up (and said so); with --openings, each pair plays the next opening until they run out")
 	fs.StringVar(&openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
@@ -115,7 +115,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if gamesNote != "" {
 		fmt.Fprintln(stderr, "arena match: "+gamesNote)
 	}
-	warnConcurrency(stderr, s.Concurrency)
+	warnSpec(stderr, s)
 	started := time.Now()
 	ms, decision, runErr := d.RunMatch(ctx, id, nil, func(_, _ int, _ referee.Result, score organizer.MatchScore, _ ratings.Decision) {
 		w, dr, l := score.Wins, score.Draws, score.Losses

@@ -33,7 +33,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&s.Format, "format", s.Format, "round-robin, or gauntlet (the --seeds play everyone else)")
 	fs.StringVar(&seedsFlag, "seeds", "", "gauntlet: comma-separated players who meet all the others")
 	fs.IntVar(&s.Rounds, "rounds", s.Rounds, "rounds; in each, every pairing plays each colour once")
-	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms, 2s) or a game clock (60+0.5, 40/60)")
+	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms, 2s) or a game clock (60+0.5, 40/60; a number alone is a clock in seconds)")
 	fs.Var(cli.TextFlag{V: &s.Margin}, "margin", "transport margin added to every deadline")
 	fs.IntVar(&s.MaxPlies, "max-plies", 0, "adjudicate a game as a draw after this many plies (0: no limit)")
 	fs.StringVar(&s.Openings, "openings", "", "file of openings, one per line as moves; each is played twice, colours swapped")
@@ -143,7 +143,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 
-	warnConcurrency(stderr, s.Concurrency)
+	warnSpec(stderr, s)
 	board := cli.NewScoreboard()
 	if t.Played > 0 {
 		played, err := db.Games(ctx, id)

@@ -70,6 +70,17 @@ func Parse(s string) (TimeControl, error) {
 	return tc, nil
 }
 
+// Note says what a time control written as a number alone means, which users coming from
+// a per-move habit may not expect: "100" is a game clock of 100 seconds, not 100ms a move.
+// It returns "" for every other text.
+func Note(s string) string {
+	s = strings.TrimSpace(s)
+	if _, err := parseSeconds(s); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("time control %s is a game clock: %ss for each side's whole game, no increment; for a time per move write %sms or %ss", s, s, s, s)
+}
+
 // parseSeconds reads a non-negative, finite number of seconds, such as "60" or "0.5".
 func parseSeconds(s string) (time.Duration, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)

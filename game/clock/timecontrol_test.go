@@ -101,3 +101,34 @@ func TestParsedPassCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestNote: a time control written as a number alone is a game clock in seconds, which is
+// said; every other form needs no note.
+func TestNote(t *testing.T) {
+	tests := []struct {
+		tc   string
+		want string // in the note; "" for none
+	}{
+		{"100", "100s for each side's whole game, no increment; for a time per move write 100ms or 100s"},
+		{" 0.5 ", "time control 0.5 is a game clock"},
+		{"100ms", ""},
+		{"2s", ""},
+		{"60+0.5", ""},
+		{"40/60", ""},
+		{"ten", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tc, func(t *testing.T) {
+			got := Note(tt.tc)
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("Note(%q) = %q, want %q", tt.tc, got, tt.want)
+			}
+			if got != "" {
+				if tc, err := Parse(tt.tc); err != nil || !tc.IsClock() {
+					t.Errorf("Parse(%q) = %v, %v: the note says it is a clock", tt.tc, tc, err)
+				}
+			}
+		})
+	}
+}

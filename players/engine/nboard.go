@@ -93,9 +93,10 @@ type nboard struct {
 }
 
 // nboardTrail is the longest Move waits after the engine's answer for the pong that shows
-// the engine has said all it had to say about the turn: an engine that is not searching
-// answers a ping at once.
-const nboardTrail = 50 * time.Millisecond
+// the engine has said all it had to say about the turn. An engine that is not searching
+// answers a ping at once; the bound is for a loaded machine, and for an engine that no
+// longer listens, which then costs each turn this much (or a quarter of the time left).
+const nboardTrail = 250 * time.Millisecond
 
 // nboardMessages are the first words of the lines NBoard engines send besides "===" and
 // "pong": "set myname", "status", "nodestats" and, for hints and learning, "search",

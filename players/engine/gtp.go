@@ -10,17 +10,25 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
+	"github.com/arenaref/arena/games/atarigo"
 	"github.com/arenaref/arena/protocol"
 )
 
-// gtpProtocol registers GTP, with no settings and no games listed: what it plays is found
-// when a game starts (the dialect speaks Othello on boards of any size, and the engine's
-// list_games and boardsize refuse what it does not play).
-var gtpProtocol = Protocol{Name: "gtp", New: func(Settings) Dialect { return NewGTP() }}
+// gtpProtocol registers GTP, with no settings, for the games the dialect sets up and
+// follows: Othello, as Othello engines speak GTP, and Go's atari-go and capture problems,
+// on boards of any size and with any options. Which of them an engine plays is found when
+// a game starts (the engine's list_games and boardsize refuse what it does not play).
+var gtpProtocol = Protocol{
+	Name:       "gtp",
+	Games:      []string{"othello", atarigo.AtariGoName, atarigo.CaptureName},
+	AnyOptions: true,
+	GamesText:  "othello, atari-go and capture (on boards of any size)",
+	New:        func(Settings) Dialect { return NewGTP() },
+}
 
-// NewGTP returns the Dialect of the Go Text Protocol (version 2) as Othello engines speak
-// it: "boardsize 8", "clear_board", "play black d3", "genmove white", "quit", answered by
-// "= result" or "? error" and an empty line.
+// NewGTP returns the Dialect of the Go Text Protocol (version 2), as Go engines and Othello
+// engines speak it: "boardsize 9", "clear_board", "play black D4", "genmove white",
+// "quit", answered by "= result" or "? error" and an empty line.
 //
 // The bridge sends commands without ids, one at a time, and accepts answers with or
 // without an id ("=12 d3"), moves in either case, "pass" and "resign". Answers of more than
@@ -29,7 +37,23 @@ var gtpProtocol = Protocol{Name: "gtp", New: func(Settings) Dialect { return New
 // never taken for the answer to the next command.
 //
 // Start asks for list_commands (or, when that is refused, known_command) to learn which of
-// the optional commands time_settings, time_left and showboard the engine knows.
+// the optional commands time_settings, time_left and showboard the engine knows, and for
+// list_games. An engine that refuses list_games (GNU Go does), or answers it with
+// nothing, is taken to play every game it is given; one that lists games must list the
+// game's, under one of its names: othello or reversi; atari-go, atarigo or go; capture,
+// atari-go, atarigo or go.
+//
+// Go games (atari-go, capture) are played as Go: moves are GTP vertices, which are the
+// games' own notation (the column letter A to T without I, then the row counted from the
+// bottom: "J9" is the top right point of the 9x9 board), and "pass". The engine removes
+// the stones a move captures from its own board, as Go's rules do. The end of the game is
+// the referee's: the first capture in atari-go, the target's capture or escape in a
+// capture problem, or two passes; GTP has no command to say a game is over, and none is
+// needed, since the engine only moves when asked to. A capture problem starts from its
+// position: after clear_board, its stones are put on the board with "play", which takes a
+// stone of either colour at any time and captures nothing there (every string of the
+// position has a liberty); the colour to move is named by genmove. A ko at the start of
+// a problem cannot be told to the engine; no embedded problem starts with one.
 //
 // The engine's board follows the game: at each turn the moves it has not seen yet are sent
 // with "play"; when its board cannot be brought up to date that way (a new game, or a
@@ -69,6 +93,7 @@ type gtp struct {
 	games   []string        // what list_games answered, lower case; nil when it is not supported
 	known   map[string]bool // the optional commands (gtpOptional) the engine knows
 	size    int             // the board size last set with boardsize; 0 when none was
+	setUp   []string        // the plays that set up the game's starting position after clear_board
 	played  []string        // the moves on the engine's board since clear_board, in the game's notation
 	synced  bool            // played is known to be the engine's board
 	// selfPass is set once the engine refused "play COLOUR pass" and its board was found
@@ -86,7 +111,11 @@ var gtpOptional = []string{"time_settings", "time_left", "showboard"}
 
 // gtpGameNames are the names under which an engine's list_games may offer a game Arena
 // knows under the key's name.
-var gtpGameNames = map[string][]string{"othello": {"othello", "reversi"}}
+var gtpGameNames = map[string][]string{
+	"othello":           {"othello", "reversi"},
+	atarigo.AtariGoName: {atarigo.AtariGoName, "atarigo", "go"},
+	atarigo.CaptureName: {atarigo.CaptureName, atarigo.AtariGoName, "atarigo", "go"},
+}
 
 func (d *gtp) Name() string { return "gtp" }
 
@@ -119,11 +148,8 @@ func (d *gtp) Start(ctx context.Context, c LineConn) (Identity, error) {
 		return id, err
 	}
 	d.games = nil
-	if ok {
-		d.games = []string{}
-		for _, w := range strings.Fields(text) {
-			d.games = append(d.games, strings.ToLower(w))
-		}
+	if games := strings.Fields(strings.ToLower(text)); ok && len(games) > 0 {
+		d.games = games
 	}
 	return id, nil
 }
@@ -431,16 +457,24 @@ func refused(cmd, line, why string) error {
 	return fmt.Errorf("gtp: %w: it answered %q to %q%s", ErrRefused, strings.TrimSpace(line), cmd, why)
 }
 
-// setBoard sends boardsize when the engine's board is not the game's size already.
+// setBoard sends boardsize when the engine's board is not the game's size already, and
+// keeps the plays that set up the game's starting position.
 func (d *gtp) setBoard(ctx context.Context, c LineConn, g game.Game, tr *transcript) error {
 	base, _, _ := strings.Cut(g.Name(), ":")
+	if err := gtpProtocol.CheckGame(g.Name()); err != nil {
+		return fmt.Errorf("gtp: %w", err)
+	}
 	if d.games != nil && !gtpPlays(d.games, base) {
 		return fmt.Errorf("gtp: the engine plays %s (list_games), not %s", strings.Join(d.games, ", "), base)
 	}
-	n, err := othelloBoardSize(g)
-	if err != nil {
-		return fmt.Errorf("gtp: %w", err)
+	sized, ok := g.(interface{ Size() int })
+	if !ok {
+		return fmt.Errorf("gtp: %s has no board size", g.Name())
 	}
+	if setUp := gtpSetUp(g); !slices.Equal(setUp, d.setUp) {
+		d.setUp, d.synced = setUp, false
+	}
+	n := sized.Size()
 	if d.size == n {
 		return nil
 	}
@@ -456,7 +490,7 @@ func (d *gtp) setBoard(ctx context.Context, c LineConn, g game.Game, tr *transcr
 	return nil
 }
 
-// clear empties the engine's board.
+// clear empties the engine's board and sets up the game's starting position.
 func (d *gtp) clear(ctx context.Context, c LineConn, tr *transcript) error {
 	d.synced, d.played = false, d.played[:0]
 	ok, _, line, err := d.command(ctx, c, "clear_board", tr)
@@ -466,8 +500,34 @@ func (d *gtp) clear(ctx context.Context, c LineConn, tr *transcript) error {
 	if !ok {
 		return refused("clear_board", line, "")
 	}
+	for _, cmd := range d.setUp {
+		ok, _, line, err := d.command(ctx, c, cmd, tr)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return refused(cmd, line, ", a stone of the game's starting position")
+		}
+	}
 	d.synced = true
 	return nil
+}
+
+// gtpSetUp returns the plays that put the stones of g's starting position on the empty
+// board of clear_board: those of a capture problem's position. Othello engines set up
+// Othello's four discs themselves, and atari-go starts empty.
+func gtpSetUp(g game.Game) []string {
+	s, ok := g.NewState().(*atarigo.State)
+	if !ok {
+		return nil
+	}
+	var plays []string
+	for p := range atarigo.Point(s.Size() * s.Size()) {
+		if c := s.At(p); c != atarigo.Empty {
+			plays = append(plays, "play "+c.String()+" "+s.MoveString(game.Move(p)))
+		}
+	}
+	return plays
 }
 
 // command sends one command and reads its answer: ok is true for "=", false for "?"; text

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/game"
@@ -52,11 +54,21 @@ func NBoardDepth(n int) NBoardOption {
 // that does not answer within the start-up timeout is too slow to start. Each turn sends
 // the whole game with "set game" in GGF (the initial position and every move so far, a pass
 // being PA), synchronises with ping and pong, so that nothing the engine said about an
-// earlier turn is taken for this one, then sends "go" and reads the answer
-// "=== MOVE[/EVAL[/TIME]]"; the evaluation, in discs for the side to move, is recorded as
-// the move's score. "set myname NAME" gives the engine's name; "status", "nodestats",
-// "search" and any other line are not answers and are skipped (an engine that prints only
-// such lines runs out of time, and the error quotes what it sent). Quit sends "quit".
+// earlier turn is taken for this one, then sends "go" and reads the answer, in either of the
+// forms engines write: "=== MOVE[/EVAL[/TIME]]", as NBoard's reference has it, or "=== MOVE
+// EVAL TIME", as Edax writes it ("=== h7 64.00 0.0"). The evaluation, in discs for the side
+// to move, is recorded as the move's score, and the node count of the last "nodestats N
+// TIME" before the answer as its nodes. Quit sends "quit".
+//
+// The engine's other lines are NBoard's own messages, not answers: "set myname NAME" (the
+// engine's name), "status TEXT", "nodestats", "search", "book" and "learned". They are
+// skipped wherever they come, and any other line before the answer too (an engine that
+// prints only such lines runs out of time, and the error quotes what it sent). Engines go
+// on talking after their answer (Edax says "status Edax is waiting"): so that this is not
+// taken for output left over from the turn, the dialect sends a ping after the answer and
+// reads up to its pong, waiting at most nboardTrail and never more than a quarter of the
+// time left in the turn. Settle counts as stale only the lines that are not NBoard's
+// messages.
 //
 // Passes are moves like any other: the opponent's is PA in the GGF game, and the engine's
 // own forced pass is asked for with "go" and answered "=== PA" (or PASS, in any case).
@@ -77,7 +89,19 @@ type nboard struct {
 	depth int
 	ping  int    // the number of the last ping sent
 	name  string // what the engine called itself with "set myname"
+	nodes int64  // the node count of the last "nodestats" of the turn
 }
+
+// nboardTrail is the longest Move waits after the engine's answer for the pong that shows
+// the engine has said all it had to say about the turn. An engine that is not searching
+// answers a ping at once; the bound is for a loaded machine, and for an engine that no
+// longer listens, which then costs each turn this much (or a quarter of the time left).
+const nboardTrail = 250 * time.Millisecond
+
+// nboardMessages are the first words of the lines NBoard engines send besides "===" and
+// "pong": "set myname", "status", "nodestats" and, for hints and learning, "search",
+// "book" and "learned".
+var nboardMessages = []string{"set", "status", "nodestats", "search", "book", "learned"}
 
 func (d *nboard) Name() string { return "nboard" }
 
@@ -139,6 +163,7 @@ func (d *nboard) Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Deci
 	if err := d.send(c, "go", &tr); err != nil {
 		return no, err
 	}
+	d.nodes = 0
 	for {
 		line, err := c.Recv(ctx)
 		if err != nil {
@@ -150,11 +175,35 @@ func (d *nboard) Move(ctx context.Context, c LineConn, t agent.Turn) (agent.Deci
 			d.note(line)
 			continue
 		}
-		return nboardDecision(t, line, rest, tr)
+		dec, err := nboardDecision(t, line, rest, tr)
+		if err == nil {
+			dec.Info.Nodes = d.nodes
+			d.trail(ctx, c)
+		}
+		return dec, err
 	}
 }
 
-// nboardDecision reads the answer "=== MOVE[/EVAL[/TIME]]"; rest is what follows "===".
+// trail reads what the engine says after its answer, up to the pong of a ping sent after
+// it, within nboardTrail and a quarter of the time left before ctx's deadline. An engine
+// that does not answer in that time is left to the next turn's ping, which skips the
+// late pong.
+func (d *nboard) trail(ctx context.Context, c LineConn) {
+	wait := nboardTrail
+	if deadline, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(deadline)/4)
+	}
+	if wait <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	var tr transcript
+	_ = d.sync(ctx, c, &tr) // the move is the engine's answer whatever happens here
+}
+
+// nboardDecision reads the answer "=== MOVE[/EVAL[/TIME]]" or "=== MOVE EVAL TIME"; rest is
+// what follows "===".
 func nboardDecision(t agent.Turn, line, rest string, tr transcript) (agent.Decision, error) {
 	fields := strings.Fields(rest)
 	if len(fields) == 0 {
@@ -162,6 +211,13 @@ func nboardDecision(t agent.Turn, line, rest string, tr transcript) (agent.Decis
 	}
 	parts := strings.Split(fields[0], "/")
 	move := parts[0]
+	eval := ""
+	switch {
+	case len(parts) > 1:
+		eval = parts[1]
+	case len(fields) > 1:
+		eval = fields[1]
+	}
 	if strings.EqualFold(move, "pa") {
 		move = "pass"
 	}
@@ -173,10 +229,8 @@ func nboardDecision(t agent.Turn, line, rest string, tr transcript) (agent.Decis
 		return agent.Decision{}, err
 	}
 	dec := agent.Decision{Move: m}
-	if len(parts) > 1 {
-		if v, err := strconv.ParseFloat(parts[1], 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
-			dec.Info.Score = v
-		}
+	if v, err := strconv.ParseFloat(eval, 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		dec.Info.Score = v
 	}
 	return dec, nil
 }
@@ -186,13 +240,16 @@ func (d *nboard) GameOver(ctx context.Context, c LineConn, n protocol.GameNotice
 	return nil
 }
 
-// Settle sends a ping and reads up to its pong: what came before it is stale.
+// Settle sends a ping and reads up to its pong: what came before it is stale, but for
+// NBoard's own messages (nboardMessages).
 func (d *nboard) Settle(ctx context.Context, c LineConn) (Stale, error) {
 	var tr transcript
 	err := d.sync(ctx, c, &tr)
 	var st Stale
 	for _, l := range tr[:max(len(tr)-1, 0)] {
-		st.add(l)
+		if !nboardMessage(l) {
+			st.add(l)
+		}
 	}
 	return st, err
 }
@@ -235,12 +292,24 @@ func (d *nboard) sync(ctx context.Context, c LineConn, tr *transcript) error {
 }
 
 // note looks at a line that is not the awaited answer, for the engine's name in
-// "set myname NAME".
+// "set myname NAME" and the node count in "nodestats N TIME".
 func (d *nboard) note(line string) {
 	fields := strings.Fields(line)
-	if len(fields) >= 3 && fields[0] == "set" && fields[1] == "myname" {
+	switch {
+	case len(fields) >= 3 && fields[0] == "set" && fields[1] == "myname":
 		d.name = strings.Join(fields[2:], " ")
+	case len(fields) >= 2 && fields[0] == "nodestats":
+		if n, err := strconv.ParseInt(fields[1], 10, 64); err == nil && n >= 0 {
+			d.nodes = n
+		}
 	}
+}
+
+// nboardMessage reports whether line is one of NBoard's messages other than the answer and
+// pong (nboardMessages), or empty.
+func nboardMessage(line string) bool {
+	fields := strings.Fields(line)
+	return len(fields) == 0 || slices.Contains(nboardMessages, fields[0]) && (fields[0] != "set" || len(fields) > 1 && fields[1] == "myname")
 }
 
 // nboardGGF writes the turn's game in GGF, as NBoard's "set game" takes it: the initial

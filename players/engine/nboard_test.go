@@ -1,13 +1,17 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/games/othello"
@@ -167,7 +171,7 @@ func TestNBoardPlaysAGame(t *testing.T) {
 			t.Fatalf("ply %d: engine's position %s, want %s", len(moves), e.st, turn.State)
 		}
 		sent := c.commands()
-		if len(sent) != 3 || !strings.HasPrefix(sent[0], "set game ") || !strings.HasPrefix(sent[1], "ping ") || sent[2] != "go" {
+		if len(sent) != 4 || !strings.HasPrefix(sent[0], "set game ") || !strings.HasPrefix(sent[1], "ping ") || sent[2] != "go" || !strings.HasPrefix(sent[3], "ping ") {
 			t.Fatalf("ply %d: sent %q", len(moves), sent)
 		}
 		if dec.Move == othello.Pass {
@@ -233,6 +237,7 @@ func TestNBoardAnswers(t *testing.T) {
 		move   string
 		resign bool
 		score  float64
+		nodes  int64
 		err    error
 		quote  string
 		line   string
@@ -240,7 +245,14 @@ func TestNBoardAnswers(t *testing.T) {
 		{name: "plain", answer: []string{"=== d3"}, move: "d3"},
 		{name: "eval", answer: []string{"=== C4/-2.5"}, move: "c4", score: -2.5},
 		{name: "eval and time", answer: []string{"status searching depth 3", "=== F5/0.0/1.3"}, move: "f5"},
-		{name: "chatter", answer: []string{"nodestats 100 0.1", "search d3 0.5 0 4", "set myname X", "", "=== E6"}, move: "e6"},
+		{name: "chatter", answer: []string{"nodestats 100 0.1", "search d3 0.5 0 4", "set myname X", "", "=== E6"}, move: "e6", nodes: 100},
+		{name: "Edax", answer: []string{"status Edax is thinking", "nodestats 41250 0.03", "=== d3 64.00 0.0", "status Edax is waiting"},
+			move: "d3", score: 64, nodes: 41250},
+		{name: "Edax, negative", answer: []string{"=== c4 -12.50 1.2"}, move: "c4", score: -12.5},
+		{name: "Edax, no time", answer: []string{"=== f5 3"}, move: "f5", score: 3},
+		{name: "slash first", answer: []string{"=== e6/1.5 9"}, move: "e6", score: 1.5},
+		{name: "eval not a number", answer: []string{"=== d3 +inf 0.0"}, move: "d3"},
+		{name: "eval NaN", answer: []string{"=== d3/NaN"}, move: "d3"},
 		{name: "illegal", answer: []string{"=== A1/3"}, err: game.ErrIllegalMove, quote: `"=== A1/3"`, line: "=== A1/3"},
 		{name: "bad move", answer: []string{"=== Z9"}, err: game.ErrBadMove, quote: `"=== Z9"`, line: "=== Z9"},
 		{name: "empty", answer: []string{"==="}, err: game.ErrBadMove, quote: `"==="`, line: "==="},
@@ -260,8 +272,8 @@ func TestNBoardAnswers(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if othello.MoveString(dec.Move) != tt.move || dec.Info.Score != tt.score {
-					t.Fatalf("decision %+v, want %s scoring %v", dec, tt.move, tt.score)
+				if othello.MoveString(dec.Move) != tt.move || dec.Info.Score != tt.score || dec.Info.Nodes != tt.nodes {
+					t.Fatalf("decision %+v, want %s scoring %v after %d nodes", dec, tt.move, tt.score, tt.nodes)
 				}
 				return
 			}
@@ -376,4 +388,143 @@ func TestNBoardPassesWithFakeEngine(t *testing.T) {
 	if !errors.Is(err, game.ErrIllegalMove) {
 		t.Errorf("error %v, want an illegal move (the engine moved in the initial position)", err)
 	}
+}
+
+// TestNBoardReadsWhatFollowsTheAnswer: what an engine says after its answer (Edax's
+// "status Edax is waiting") is read away by the turn, up to the pong of a ping sent after
+// the answer, so that nothing is left for the bridge to take for stale output; an engine
+// that does not answer that ping costs the turn no more than nboardTrail.
+func TestNBoardReadsWhatFollowsTheAnswer(t *testing.T) {
+	tests := []struct {
+		name  string
+		after []string // what the engine says after its answer
+		deaf  bool     // it answers no ping after go
+	}{
+		{name: "nothing"},
+		{name: "Edax", after: []string{"status Edax is waiting"}},
+		{name: "messages", after: []string{"status", "nodestats 10 0.0", "search d3 1.0 0 2", "set myname Later", ""}},
+		{name: "other output", after: []string{"thinking done", "bestmove d3"}},
+		{name: "deaf after go", after: []string{"status Edax is waiting"}, deaf: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &nboardEngine{t: t}
+			gone := false
+			c := newScriptConn(func(line string) []string {
+				if gone {
+					return nil
+				}
+				out := e.handle(line)
+				if line == "go" {
+					gone = tt.deaf
+					out = append(out, tt.after...)
+				}
+				return out
+			})
+			d := engine.NewNBoard()
+			if _, err := d.Start(ctxFor(t, time.Second), c); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			dec, err := d.Move(ctxFor(t, 5*time.Second), c, turnAt(t, othello.New()))
+			took := time.Since(start)
+			if err != nil || dec.Info.Score != 1.5 {
+				t.Fatalf("decision %+v, %v", dec, err)
+			}
+			left := len(c.out)
+			switch {
+			case !tt.deaf && left > 0:
+				t.Errorf("%d lines left after the turn, for the bridge to call stale", left)
+			case tt.deaf && took > time.Second:
+				t.Errorf("the turn took %v waiting for a pong that never came", took)
+			}
+		})
+	}
+}
+
+// TestNBoardTrailLeavesTheDeadlineAlone: the wait for the pong after the answer is at
+// most a quarter of the time left in the turn.
+func TestNBoardTrailLeavesTheDeadlineAlone(t *testing.T) {
+	e := &nboardEngine{t: t}
+	answered := false
+	c := newScriptConn(func(line string) []string {
+		if answered {
+			return nil // deaf from the answer on
+		}
+		answered = line == "go"
+		return e.handle(line)
+	})
+	d := engine.NewNBoard()
+	if _, err := d.Start(ctxFor(t, time.Second), c); err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxFor(t, 400*time.Millisecond)
+	deadline, _ := ctx.Deadline()
+	if _, err := d.Move(ctx, c, turnAt(t, othello.New())); err != nil {
+		t.Fatal(err)
+	}
+	if left := time.Until(deadline); left < 200*time.Millisecond {
+		t.Errorf("the turn returned %v before its deadline, want at least 200ms (three quarters of 400ms, less the turn's own time)", left)
+	}
+}
+
+// TestNBoardSettleCountsStrayLinesOnly: Settle reads up to the pong, and counts as stale
+// only what is not one of NBoard's messages.
+func TestNBoardSettleCountsStrayLinesOnly(t *testing.T) {
+	e := &nboardEngine{t: t}
+	c, d, ctx := startNBoard(t, e)
+	c.print("status Edax is waiting", "nodestats 5 0.0", "=== d3/1.0", "search d3 1.0 0 2", "set depth 3", "book d3 1.0 1 2", "learned")
+	st, err := d.Settle(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Lines != 2 || st.First != "=== d3/1.0" {
+		t.Errorf("stale %+v, want the late answer and set depth, the first quoted", st)
+	}
+}
+
+// TestNBoardEdaxThroughBridge plays whole games through the bridge against fakenboard
+// talking as Edax does ("=== h7 64.00 0.0" between status lines): every move keeps the
+// engine's evaluation as its score and its node count, and nothing is logged as stale.
+func TestNBoardEdaxThroughBridge(t *testing.T) {
+	fake := buildFake(t, t.TempDir(), "fakenboard")
+	var logs bytes.Buffer
+	b := engine.NewBridge([]string{fake, "--edax", "--seed", "3"}, func() engine.Dialect { return engine.NewNBoard(engine.NBoardDepth(5)) },
+		engine.Options{}, zerolog.New(zerolog.SyncWriter(&logs)))
+	t.Cleanup(func() { b.Close() })
+	id, err := b.Start(ctxFor(t, 10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.Name != "Edax5" {
+		t.Errorf("name %q, want Edax5 (from set myname after set depth)", id.Name)
+	}
+	g := othello.New()
+	turns := 0
+	for game := range 2 {
+		st, moves := g.NewState(), []string(nil)
+		for !st.IsTerminal() {
+			turn := bridgeTurn(g, fmt.Sprint("g", game), st, moves, time.Second)
+			dec, err := chooseAsRuntime(b, turn)
+			if err != nil || !slices.Contains(turn.Legal, dec.Move) || dec.Resign || dec.Raw != "" {
+				t.Fatalf("game %d, after %s: %+v, %v", game, strings.Join(moves, " "), dec, err)
+			}
+			lead := float64(strings.Count(st.String()[:64], "XO"[turn.Seat:turn.Seat+1]) - strings.Count(st.String()[:64], "OX"[turn.Seat:turn.Seat+1]))
+			if dec.Info.Score != lead+0.25 || dec.Info.Nodes != 1000*int64(len(turn.Legal)) {
+				t.Errorf("game %d, ply %d: score %v nodes %d, want the engine's %v and %d", game, len(moves), dec.Info.Score, dec.Info.Nodes, lead+0.25, 1000*len(turn.Legal))
+			}
+			moves = append(moves, st.MoveString(dec.Move))
+			if err := st.Play(dec.Move); err != nil {
+				t.Fatal(err)
+			}
+			turns++
+		}
+	}
+	if err := b.Close(); err != nil { // and its goroutines are done with the log
+		t.Fatal(err)
+	}
+	if out := logs.String(); strings.Contains(out, "stale") || strings.Contains(out, `"level":"warn"`) {
+		t.Errorf("warnings logged over %d turns:\n%s", turns, out)
+	}
+	t.Logf("%d turns, each with the engine's score", turns)
 }

@@ -14,8 +14,12 @@ type Protocol struct {
 	// Name is how --protocol and a manifest's protocol spell it.
 	Name string
 	// Games are the games the protocol plays, by name as game.Game.Name gives it, options
-	// included ("othello", not "othello:size=6"); nil means every game.
+	// included ("othello", not "othello:size=6"), unless AnyOptions is set; nil means
+	// every game.
 	Games []string
+	// AnyOptions makes Games the names of games without their options: the protocol plays
+	// each of them whatever its options ("othello" then covers "othello:size=6").
+	AnyOptions bool
 	// GamesText says Games in words for error messages, completing "the nboard protocol
 	// plays ...".
 	GamesText string
@@ -62,7 +66,13 @@ func Names() []string {
 // Plays reports whether the protocol plays the game called game (game.Game.Name, options
 // included).
 func (p *Protocol) Plays(game string) bool {
-	return p.Games == nil || slices.Contains(p.Games, game)
+	if p.Games == nil {
+		return true
+	}
+	if p.AnyOptions {
+		game, _, _ = strings.Cut(game, ":")
+	}
+	return slices.Contains(p.Games, game)
 }
 
 // CheckGame returns an error, saying which games the protocol plays, when it does not play

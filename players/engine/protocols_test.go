@@ -42,20 +42,32 @@ func TestLookup(t *testing.T) {
 	}
 }
 
-// TestPlays: NBoard plays Othello on the 8x8 board only; the others are not restricted
-// by the registry.
+// TestPlays: NBoard plays Othello on the 8x8 board only; GTP the games of stones on points
+// (Othello, atari-go, capture) with any options; the line protocol every game.
 func TestPlays(t *testing.T) {
+	const (
+		nboardGames = "the nboard protocol plays Othello only, on the 8x8 board only, not "
+		gtpGames    = "the gtp protocol plays othello, atari-go and capture (on boards of any size), not "
+	)
 	tests := []struct {
 		proto, game string
-		plays       bool
+		err         string // CheckGame's error, the game's name following; "" when it plays the game
 	}{
-		{"nboard", "othello", true},
-		{"nboard", "othello:size=6", false},
-		{"nboard", "checkers", false},
-		{"line", "othello", true},
-		{"line", "ipd", true},
-		{"gtp", "othello:size=6", true},
-		{"gtp", "atari-go", true},
+		{"nboard", "othello", ""},
+		{"nboard", "othello:size=6", nboardGames},
+		{"nboard", "checkers", nboardGames},
+		{"line", "othello", ""},
+		{"line", "ipd", ""},
+		{"gtp", "othello", ""},
+		{"gtp", "othello:size=6", ""},
+		{"gtp", "atari-go", ""},
+		{"gtp", "atari-go:size=19", ""},
+		{"gtp", "capture", ""},
+		{"gtp", "capture:problem=3,safe=4", ""},
+		{"gtp", "checkers", gtpGames},
+		{"gtp", "ipd", gtpGames},
+		{"gtp", "othellox", gtpGames},
+		{"gtp", "go", gtpGames},
 	}
 	for _, tt := range tests {
 		t.Run(tt.proto+"/"+tt.game, func(t *testing.T) {
@@ -63,17 +75,16 @@ func TestPlays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := p.Plays(tt.game); got != tt.plays {
-				t.Errorf("Plays(%q) = %v, want %v", tt.game, got, tt.plays)
-			}
-			err = p.CheckGame(tt.game)
-			if tt.plays != (err == nil) {
-				t.Fatalf("CheckGame(%q) = %v", tt.game, err)
+			if got, want := p.Plays(tt.game), tt.err == ""; got != want {
+				t.Errorf("Plays(%q) = %v, want %v", tt.game, got, want)
 			}
 			// The wording the commands and the manifest check pass on.
-			if err != nil && (!strings.Contains(err.Error(), "plays Othello only") || !strings.Contains(err.Error(), "8x8 board only") ||
-				!strings.HasSuffix(err.Error(), "not "+tt.game)) {
-				t.Errorf("CheckGame(%q) = %q", tt.game, err)
+			err = p.CheckGame(tt.game)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("CheckGame(%q) = %v", tt.game, err)
+			case tt.err != "" && (err == nil || err.Error() != tt.err+tt.game):
+				t.Errorf("CheckGame(%q) = %v, want %q", tt.game, err, tt.err+tt.game)
 			}
 		})
 	}

@@ -5,9 +5,18 @@
 // nodestats lines and then "=== MOVE/EVAL/TIME", the move in upper case and PA for a pass.
 // It plays a random legal move (seeded, so games repeat). On request it misbehaves.
 //
+// With --edax it talks as Edax (4.4) does instead: it says nothing to "nboard 1", names
+// itself "set myname EdaxN" after "set depth N", and answers go with "status Edax is
+// thinking", "nodestats NODES TIME", the answer "=== MOVE EVAL TIME" with the move in lower
+// case (pa for a pass), the evaluation with two decimals and the time with one
+// ("=== h7 64.00 0.0"), and then "status Edax is waiting". Its evaluation is the disc count
+// of the side to move less the opponent's, before the move, plus 0.25 (never 0), and its
+// node count 1000 times the number of legal moves, so that a test can check what was
+// recorded.
+//
 // Usage:
 //
-//	fakenboard [--fault MODE] [--from N] [--start-delay DUR] [--move-delay DUR] [--seed N]
+//	fakenboard [--edax] [--fault MODE] [--from N] [--start-delay DUR] [--move-delay DUR] [--seed N]
 //
 // --start-delay makes it wait before reading its first command (a slow start); --move-delay
 // before each answer to go, whatever the clock: NBoard tells an engine of none. The fault
@@ -47,6 +56,7 @@ func main() {
 	startDelay := flag.Duration("start-delay", 0, "wait this long before reading the first command")
 	moveDelay := flag.Duration("move-delay", 0, "wait this long before answering go")
 	seed := flag.Uint64("seed", 1, "seed of the random moves")
+	edax := flag.Bool("edax", false, "talk as Edax does: \"=== h7 64.00 0.0\", status lines before and after")
 	flag.Parse()
 	switch *fault {
 	case "none", "illegal", "badmove", "garbage", "hang", "crash", "ignore-quit", "no-pass":
@@ -75,9 +85,14 @@ func main() {
 		cmd, arg, _ := strings.Cut(strings.TrimSpace(in.Text()), " ")
 		switch cmd {
 		case "nboard":
-			say("set myname FakeNBoard")
+			if !*edax {
+				say("set myname FakeNBoard")
+			}
 		case "set":
 			what, val, _ := strings.Cut(arg, " ")
+			if what == "depth" && *edax {
+				say("set myname Edax" + val)
+			}
 			if what == "game" {
 				s, err := parseGGF(val, *fault != "no-pass")
 				if err != nil {
@@ -98,8 +113,12 @@ func main() {
 			time.Sleep(*moveDelay)
 			faulty := gos >= *from
 			gos++
-			say("status thinking", "nodestats 1234 0.01")
 			legal := st.LegalMoves(st.ToMove(), nil)
+			if *edax {
+				say("status Edax is thinking", fmt.Sprintf("nodestats %d 0.01", 1000*len(legal)))
+			} else {
+				say("status thinking", "nodestats 1234 0.01")
+			}
 			if len(legal) == 0 {
 				say("status the game is over")
 				continue
@@ -123,6 +142,10 @@ func main() {
 				case "crash":
 					os.Exit(3)
 				}
+			}
+			if *edax {
+				say(fmt.Sprintf("=== %s %.2f 0.0", strings.ToLower(text), discLead(st)+0.25), "status Edax is waiting")
+				continue
 			}
 			say("=== " + text + "/0.50/0.01")
 		case "quit":
@@ -203,6 +226,16 @@ func parseGGF(s string, passes bool) (game.State, error) {
 		return nil, errors.New("set game: no BO")
 	}
 	return st, nil
+}
+
+// discLead is the disc count of the side to move less the opponent's.
+func discLead(st game.State) float64 {
+	pos := st.String()
+	mine, theirs := byte('X'), byte('O')
+	if st.ToMove() == othello.White {
+		mine, theirs = theirs, mine
+	}
+	return float64(strings.Count(pos[:64], string(mine)) - strings.Count(pos[:64], string(theirs)))
 }
 
 // taken returns a square holding a disc: never a legal move.

@@ -216,6 +216,13 @@ type fencing interface {
 	unfenced() bool
 }
 
+// chatty is a Dialect whose engines may speak between turns unasked, as the protocol
+// allows (NBoard's status lines): chatter tells such a line, which the fence reads away
+// without calling it stale.
+type chatty interface {
+	chatter(line string) bool
+}
+
 // fence reads away what the engine sent since the last turn, before this turn's commands
 // are sent: it answers nothing being asked now. An engine that wrote out of turn and has
 // no way to fence its turns (the line protocol without "feature fence") is restarted,
@@ -227,7 +234,9 @@ func (b *Bridge) fence(log zerolog.Logger) bool {
 		select {
 		case it, ok := <-b.proc.lines:
 			if ok {
-				st.add(it.line)
+				if c, ok := b.dialect.(chatty); !ok || it.err != nil || !c.chatter(it.line) {
+					st.add(it.line)
+				}
 				continue
 			}
 		default:

@@ -307,6 +307,10 @@ func (d *nboard) note(line string) {
 
 // nboardMessage reports whether line is one of NBoard's messages other than the answer and
 // pong (nboardMessages), or empty.
+// chatter reports whether line is one of the messages an NBoard engine may send unasked
+// (nboardMessage): the bridge's fence reads them away without calling them stale.
+func (d *nboard) chatter(line string) bool { return nboardMessage(line) }
+
 func nboardMessage(line string) bool {
 	fields := strings.Fields(line)
 	return len(fields) == 0 || slices.Contains(nboardMessages, fields[0]) && (fields[0] != "set" || len(fields) > 1 && fields[1] == "myname")

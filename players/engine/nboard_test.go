@@ -528,3 +528,34 @@ func TestNBoardEdaxThroughBridge(t *testing.T) {
 	}
 	t.Logf("%d turns, each with the engine's score", turns)
 }
+
+// TestNBoardChatterBetweenTurns: a status line an NBoard engine sends unasked between
+// turns is one of the protocol's messages, read away by the bridge's fence without being
+// called stale.
+func TestNBoardChatterBetweenTurns(t *testing.T) {
+	fake := buildFake(t, t.TempDir(), "fakenboard")
+	var logs bytes.Buffer
+	b := engine.NewBridge([]string{fake, "--fault", "late-status"}, func() engine.Dialect { return engine.NewNBoard(engine.NBoardDepth(5)) },
+		engine.Options{}, zerolog.New(zerolog.SyncWriter(&logs)))
+	t.Cleanup(func() { b.Close() })
+	g := othello.New()
+	st, moves := g.NewState(), []string(nil)
+	for range 3 {
+		turn := bridgeTurn(g, "g", st, moves, time.Second)
+		dec, err := chooseAsRuntime(b, turn)
+		if err != nil || !slices.Contains(turn.Legal, dec.Move) {
+			t.Fatalf("after %s: %+v, %v", strings.Join(moves, " "), dec, err)
+		}
+		moves = append(moves, st.MoveString(dec.Move))
+		if err := st.Play(dec.Move); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond) // the engine's status line comes 300ms after its answer
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if out := logs.String(); strings.Contains(out, "stale") {
+		t.Errorf("the engine's status lines were logged as stale:\n%s", out)
+	}
+}

@@ -30,6 +30,8 @@
 //	hang         never answer, and read nothing more
 //	crash        exit with status 3 without answering
 //	ignore-quit  play well, but keep running after quit, ignoring SIGTERM too
+//	late-status  play well, and 300ms after each answer say "status idle" unasked, as
+//	             an engine may between turns
 //	no-pass      not know PA: it reads a "set game" only up to its first pass (saying so
 //	             on standard error), so that it answers for the side that passed
 package main
@@ -43,6 +45,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -59,7 +62,7 @@ func main() {
 	edax := flag.Bool("edax", false, "talk as Edax does: \"=== h7 64.00 0.0\", status lines before and after")
 	flag.Parse()
 	switch *fault {
-	case "none", "illegal", "badmove", "garbage", "hang", "crash", "ignore-quit", "no-pass":
+	case "none", "illegal", "badmove", "garbage", "hang", "crash", "ignore-quit", "no-pass", "late-status":
 	default:
 		fmt.Fprintf(os.Stderr, "fakenboard: unknown --fault %q\n", *fault)
 		os.Exit(2)
@@ -73,7 +76,10 @@ func main() {
 	var st game.State = othello.New().NewState()
 	gos := 0
 	out := bufio.NewWriter(os.Stdout)
+	var sayMu sync.Mutex // late-status says from a goroutine too
 	say := func(lines ...string) {
+		sayMu.Lock()
+		defer sayMu.Unlock()
 		for _, l := range lines {
 			fmt.Fprintln(out, l)
 		}
@@ -142,6 +148,9 @@ func main() {
 				case "crash":
 					os.Exit(3)
 				}
+			}
+			if *fault == "late-status" {
+				time.AfterFunc(300*time.Millisecond, func() { say("status idle") })
 			}
 			if *edax {
 				say(fmt.Sprintf("=== %s %.2f 0.0", strings.ToLower(text), discLead(st)+0.25), "status Edax is waiting")

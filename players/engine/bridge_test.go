@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
+	"github.com/rs/zerolog"
 )
 
 // TestBridgePlays plays two games through the bridge with engines that are unusual but
@@ -360,5 +362,42 @@ func TestBridgeSettlesAFlood(t *testing.T) {
 	}
 	if b.Pid() != pid {
 		t.Error("the flood restarted the engine; it answered, and should have been kept")
+	}
+}
+
+// TestBridgeOutOfTurn: an engine without the fence that goes on writing after its answer
+// is restarted before its next turn, since what it writes could be taken for its answer,
+// and its next game is whole; one that writes comments and empty lines around its answers
+// (the fakeengine's crlf behaviour) is never restarted.
+func TestBridgeOutOfTurn(t *testing.T) {
+	tests := []struct {
+		name     string
+		behave   string
+		restarts bool
+	}{
+		{"comments and blank lines", "crlf", false},
+		{"a flood after the answer", "flood", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			argv := fakeArgv("--behave", tt.behave, "--ply", "4", "--once", filepath.Join(t.TempDir(), "once"))
+			b := engine.NewBridge(argv, engine.NewLine, engine.Options{}, zerolog.New(zerolog.SyncWriter(&logs)))
+			t.Cleanup(func() { b.Close() })
+			r := playGame(t, b, "g", time.Second)
+			if tt.restarts {
+				if r.raw == "" {
+					t.Fatalf("the flood's first line was not passed on: %+v", r)
+				}
+				r = playGame(t, b, "g2", time.Second)
+			}
+			if r.raw != "" || r.noReply || r.crashed != "" || len(r.moves) < 20 {
+				t.Errorf("game: %+v, want a whole game", r)
+			}
+			b.Close()
+			if got := strings.Contains(logs.String(), "restarting it") || strings.Contains(logs.String(), "is restarted"); got != tt.restarts {
+				t.Errorf("restarted %v, want %v; log:\n%s", got, tt.restarts, logs.String())
+			}
+		})
 	}
 }

@@ -228,6 +228,14 @@ func (d *lineDialect) takeStale() Stale {
 	return st
 }
 
+// chatter reports whether line is one the engine may send at any time without it being
+// taken for anything: empty, a comment, or info. The bridge's fence reads such lines away
+// without calling them stale, or restarting an engine without the fence for them.
+func (d *lineDialect) chatter(line string) bool {
+	words := strings.Fields(line)
+	return skipLine(words) || strings.EqualFold(words[0], "info")
+}
+
 // unfenced reports whether the engine has no fence: output it sent between turns cannot
 // be told from its next answer, so the bridge restarts it rather than risk that.
 func (d *lineDialect) unfenced() bool { return !d.fenced }

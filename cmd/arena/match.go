@@ -12,8 +12,8 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/internal/cli"
-	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 )
@@ -139,26 +139,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if runErr != nil {
 		return fmt.Errorf("match (tournament %d in %s): %w", id, dbPath, runErr)
 	}
-	w, dr, l := ms.Wins, ms.Draws, ms.Losses
-	n := ms.Games()
-	score := (float64(w) + float64(dr)/2) / float64(max(n, 1))
-	fmt.Fprintf(stdout, "%s v %s: %d games in %s, +%d =%d -%d, score %.1f%%", s.Players[0], s.Players[1], n,
-		humantime.Round(time.Since(started)), w, dr, l, 100*score)
-	if fit, ferr := ratings.MaximumLikelihood(2, organizer.MatchGames(w, dr, l), ratings.FitOptions{Anchor: 1}); ferr == nil {
-		fmt.Fprintf(stdout, ", Elo difference %+.1f ± %.1f, LOS %.1f%%", fit.Ratings[0]-fit.Ratings[1], 1.96*fit.Errors[0], 100*fit.LOS(0, 1))
-	}
-	fmt.Fprintln(stdout)
-	if test != nil {
-		lo, hi := test.Bounds()
-		llr := test.LLR(w, dr, l)
-		switch decision {
-		case ratings.AcceptH1:
-			fmt.Fprintf(stdout, "SPRT: H1 accepted (LLR %.2f ≥ %.2f): %s is stronger than %s by at least about %g Elo\n", llr, hi, s.Players[0], s.Players[1], test.Elo1)
-		case ratings.AcceptH0:
-			fmt.Fprintf(stdout, "SPRT: H0 accepted (LLR %.2f ≤ %.2f): %s is not stronger than %s by %g Elo\n", llr, lo, s.Players[0], s.Players[1], test.Elo1)
-		default:
-			fmt.Fprintf(stdout, "SPRT: no decision after %d games (LLR %.2f within [%.2f, %.2f])\n", n, llr, lo, hi)
-		}
+	if err := report.WriteMatch(stdout, report.Match{A: s.Players[0], B: s.Players[1], Score: ms, Elapsed: time.Since(started), Test: test, Decision: decision}); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "recorded as tournament %d in %s\n", id, dbPath)
 	return nil

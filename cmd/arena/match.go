@@ -25,7 +25,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var sprtFlag, dbPath, logLevel, openings string
 	var bf busFlags
 	var maxGames int
-	fs := cli.NewFlagSet("arena match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
+	fs := cli.NewFlagSet("arena match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]; A or B may be NAME=AGENT:key=value, or an engine NAME=engine:cmd=COMMAND", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
 	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5)")
 	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
@@ -94,7 +94,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & 0x7fffffff
 	}
-	if _, err := s.Compile(openingsText, bf.external()); err != nil {
+	if _, err := s.CompileOn(organizer.Host{External: bf.external(), Programs: true}, openingsText); err != nil {
 		return asFlagError(err)
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
@@ -108,6 +108,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeAll()
+	release, err := d.Ready(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer release()
 	id, scheduled, err := d.Create(ctx, s, openingsText, bf.external())
 	if err != nil {
 		return err

@@ -306,8 +306,8 @@ func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (r
 	return release, nil
 }
 
-// record commits one game with its Elo changes (and its ladder tag, if any), then updates
-// the ratings in memory.
+// record commits one game with its Elo changes (none for a game that is not Rated) and its
+// ladder tag, if any, then updates the ratings in memory.
 func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p tournament.Pairing, res referee.Result, tag *store.LadderTag) error {
 	d.eloMu.Lock()
 	defer d.eloMu.Unlock()
@@ -317,7 +317,7 @@ func (d *Director) record(ctx context.Context, tid int64, gameName string, elo r
 	}
 	rec := gameRecord(tid, p, res)
 	rec.Ladder = tag
-	if len(res.Players) == 2 {
+	if len(res.Players) == 2 && Rated(res.Reason) {
 		a, b := res.Players[0], res.Players[1]
 		ra, rb := elo.Rating(current, a), elo.Rating(current, b)
 		na, nb := elo.Update(ra, rb, res.Scores[0])
@@ -410,14 +410,15 @@ func StandingsOf(ctx context.Context, st store.Store, t store.Tournament, sums [
 	}
 	if payoffs == nil {
 		// Two-player zero-sum games rank by the maximum-likelihood rating of the whole
-		// tournament, which does not depend on the order the games were played in.
+		// tournament, which does not depend on the order the games were played in. A
+		// player without a rated game (one that never came) has none, and comes last.
 		if table, err := RateGames(games, t.Players, RateOptions{}); err == nil {
 			byName := map[string]RatingRow{}
 			for _, r := range table.Rows {
 				byName[r.Player] = r
 			}
 			for i := range rows {
-				if r, ok := byName[rows[i].Player]; ok && rows[i].Games > 0 {
+				if r, ok := byName[rows[i].Player]; ok && r.Games > 0 {
 					rows[i].Rating, rows[i].RatingError = r.Rating, r.Error
 				}
 			}

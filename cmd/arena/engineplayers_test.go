@@ -77,6 +77,18 @@ func TestTournamentEngineMissing(t *testing.T) {
 	noTournament(t, dbPath)
 }
 
+// TestTournamentPlayerNeverCame checks that a tournament with an external player that
+// never connects waits for it once, then fails naming it, and records nothing.
+func TestTournamentPlayerNeverCame(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "arena.db")
+	code, _, stderr := runCLI(t, "tournament", "--tc", "200ms", "--db", dbPath, "--players", "random,ghost",
+		"--listen", "127.0.0.1:0", "--wait", "500ms")
+	if code != 1 || !strings.Contains(stderr, "waiting up to 500ms for ghost to connect") || !strings.Contains(stderr, "ghost did not connect within 500ms") {
+		t.Fatalf("exit %d, stderr %q; want a failure naming ghost", code, stderr)
+	}
+	noTournament(t, dbPath)
+}
+
 // noTournament checks that the database at path holds no tournament.
 func noTournament(t *testing.T, path string) {
 	t.Helper()

@@ -34,7 +34,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices (0: from the clock)")
 	fs.Var(cli.TextFlag{V: &s.Margin}, "margin", "transport margin added to every deadline")
-	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
+	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long the tournament waits at its start for players that connect over the bus before it fails (0: 10s), and a game for an absent player before forfeiting it")
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
 	bf.register(fs, "", "NATS server URL (default: an embedded server)")
 	var hf httpFlags

@@ -98,6 +98,28 @@ type GameChecker interface {
 	CheckGame(g game.Game) error
 }
 
+// Starter is implemented by agents that have something to start before they can play,
+// such as the engine agent's program and its handshake. Whoever serves the agent in a
+// tournament calls Start before the first game, so that one that cannot start fails the
+// tournament at once, naming the player, rather than losing its games one by one.
+type Starter interface {
+	Start(ctx context.Context) error
+}
+
+// Sequential is implemented by agents that choose one move at a time, such as a bridge
+// to an engine program: whoever serves one sends it one turn at a time (a player runtime
+// with a concurrency of 1) when Sequential returns true. Other agents are safe for
+// concurrent use (see Agent).
+type Sequential interface {
+	Sequential() bool
+}
+
+// IsSequential reports whether a is to be asked one turn at a time.
+func IsSequential(a Agent) bool {
+	s, ok := a.(Sequential)
+	return ok && s.Sequential()
+}
+
 // Close releases what an agent holds, such as an open file, when it implements io.Closer;
 // agents that hold nothing need not. Whoever makes an agent with New closes it when done
 // with it.

@@ -1,11 +1,14 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/protocol"
 )
@@ -17,7 +20,20 @@ type Config struct {
 	// Params are the agent's key=value settings; a factory reads them with Settings,
 	// which refuses unknown keys.
 	Params map[string]string
+	// Programs lets the agent start programs on this machine, as the engine agent starts
+	// the command of its settings. Only a tournament that the machine's user runs here
+	// sets it (arena tournament, arena match): settings that came over the network (a
+	// tournament submitted to the referee daemon) must never run a command, so an agent
+	// that would start a program refuses, with an error wrapping ErrPrograms, unless it
+	// is set. An agent that makes another passes it on only deliberately.
+	Programs bool
+	// Log is where the agent logs, with the player's name; the zero Logger logs nothing.
+	Log zerolog.Logger
 }
+
+// ErrPrograms is wrapped by the error of an agent that would start a program on this
+// machine, made without Config.Programs.
+var ErrPrograms = errors.New("starting a program on this machine is allowed only to a tournament run here (arena tournament, arena match)")
 
 // Settings returns a reader of the config's Params.
 func (c Config) Settings() *Settings { return NewSettings(c.Params) }

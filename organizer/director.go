@@ -32,11 +32,12 @@ import (
 // plays the games still missing through the referee, and records every result with its Elo
 // changes as the game ends. The tournament command and the referee daemon share it.
 type Director struct {
-	db   store.Store
-	ref  *referee.Referee
-	pool *builtinPool
-	exec Executor
-	log  zerolog.Logger
+	db       store.Store
+	ref      *referee.Referee
+	pool     *builtinPool
+	exec     Executor
+	log      zerolog.Logger
+	programs bool // Config.Programs
 
 	// eloMu guards elo, the current rating of every player by game, which several
 	// tournaments of one daemon update in turn. It mirrors the store: loaded from it, and
@@ -59,6 +60,11 @@ type Config struct {
 	Executor Executor
 	Queue    *workqueue.Owner
 	Log      zerolog.Logger
+	// Programs lets the tournaments start programs on this machine: engine agents, named
+	// with their commands (Host.Programs). Only the commands the machine's user runs
+	// here set it (arena tournament, arena match), never the referee daemon, which plays
+	// tournaments that came over the network.
+	Programs bool
 }
 
 // New returns a Director over cfg's store and referee. Close stops the built-in players it
@@ -74,7 +80,7 @@ func New(cfg Config) *Director {
 	}
 	return &Director{
 		db: cfg.Store, ref: cfg.Referee, exec: exec, log: cfg.Log, elo: map[string]map[string]float64{},
-		pool: newBuiltinPool(cfg.NATSURL, cfg.NATSOptions, cfg.Version, cfg.Log),
+		pool: newBuiltinPool(cfg.NATSURL, cfg.NATSOptions, cfg.Version, cfg.Programs, cfg.Log), programs: cfg.Programs,
 	}
 }
 
@@ -91,7 +97,7 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if ownRunner {
 		s = r.prepare(s)
 	}
-	p, err := s.Compile(openingsText, external)
+	p, err := s.CompileOn(Host{External: external, Programs: d.programs}, openingsText)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -277,8 +283,8 @@ func (d *Director) nextPairings(ctx context.Context, f tournament.Format, s Spec
 func refereeID(id int64) string { return "t" + strconv.FormatInt(id, 10) }
 
 // startBuiltins starts, as players on the bus, those of names that are built-in agents in
-// s, and waits until they have said hello; release stops the ones no other tournament
-// needs.
+// s, engines included, and waits until they have said hello; release stops the ones no
+// other tournament needs.
 func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (release func(), err error) {
 	var builtins []string
 	agents := map[string]agent.Spec{}
@@ -288,10 +294,11 @@ func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (r
 			agents[n] = as
 		}
 	}
-	if release, err = d.pool.acquire(builtins, agents, s.Seed); err != nil {
+	if release, err = d.pool.acquire(ctx, builtins, agents, s.Seed); err != nil {
 		return nil, err
 	}
-	// Built-in players start within milliseconds; external ones are waited for game by game.
+	// Built-in players start within milliseconds (an engine has started already); external
+	// ones are waited for game by game, and by Ready.
 	if err := d.ref.WaitFor(ctx, builtins, 10*time.Second); err != nil {
 		release()
 		return nil, fmt.Errorf("built-in players did not start: %w", err)
@@ -299,8 +306,8 @@ func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (r
 	return release, nil
 }
 
-// record commits one game with its Elo changes (and its ladder tag, if any), then updates
-// the ratings in memory.
+// record commits one game with its Elo changes (none for a game that is not Rated) and its
+// ladder tag, if any, then updates the ratings in memory.
 func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p tournament.Pairing, res referee.Result, tag *store.LadderTag) error {
 	d.eloMu.Lock()
 	defer d.eloMu.Unlock()
@@ -310,7 +317,7 @@ func (d *Director) record(ctx context.Context, tid int64, gameName string, elo r
 	}
 	rec := gameRecord(tid, p, res)
 	rec.Ladder = tag
-	if len(res.Players) == 2 {
+	if len(res.Players) == 2 && Rated(res.Reason) {
 		a, b := res.Players[0], res.Players[1]
 		ra, rb := elo.Rating(current, a), elo.Rating(current, b)
 		na, nb := elo.Update(ra, rb, res.Scores[0])
@@ -403,14 +410,15 @@ func StandingsOf(ctx context.Context, st store.Store, t store.Tournament, sums [
 	}
 	if payoffs == nil {
 		// Two-player zero-sum games rank by the maximum-likelihood rating of the whole
-		// tournament, which does not depend on the order the games were played in.
+		// tournament, which does not depend on the order the games were played in. A
+		// player without a rated game (one that never came) has none, and comes last.
 		if table, err := RateGames(games, t.Players, RateOptions{}); err == nil {
 			byName := map[string]RatingRow{}
 			for _, r := range table.Rows {
 				byName[r.Player] = r
 			}
 			for i := range rows {
-				if r, ok := byName[rows[i].Player]; ok && rows[i].Games > 0 {
+				if r, ok := byName[rows[i].Player]; ok && r.Games > 0 {
 					rows[i].Rating, rows[i].RatingError = r.Rating, r.Error
 				}
 			}
@@ -519,10 +527,11 @@ const BuiltinConcurrency = 256
 // wire path an external player takes), shared by the tournaments that need them: a player
 // name must have one process behind it on the bus.
 type builtinPool struct {
-	url     string
-	opts    []nats.Option // credentials, on a secured bus
-	version string
-	log     zerolog.Logger
+	url      string
+	opts     []nats.Option // credentials, on a secured bus
+	version  string
+	programs bool // agents may start programs (agent.Config.Programs)
+	log      zerolog.Logger
 
 	mu      sync.Mutex
 	running map[string]*builtinPlayer
@@ -534,13 +543,14 @@ type builtinPlayer struct {
 	stop func()
 }
 
-func newBuiltinPool(url string, opts []nats.Option, version string, log zerolog.Logger) *builtinPool {
-	return &builtinPool{url: url, opts: opts, version: version, log: log, running: map[string]*builtinPlayer{}}
+func newBuiltinPool(url string, opts []nats.Option, version string, programs bool, log zerolog.Logger) *builtinPool {
+	return &builtinPool{url: url, opts: opts, version: version, programs: programs, log: log, running: map[string]*builtinPlayer{}}
 }
 
-// acquire makes sure each named player runs its agent (agents[name]); release stops those
-// no one needs any more. A name already running a different agent or settings is an error.
-func (p *builtinPool) acquire(names []string, agents map[string]agent.Spec, seed int64) (release func(), err error) {
+// acquire makes sure each named player runs its agent (agents[name]), started (see start);
+// release stops those no one needs any more. A name already running a different agent or
+// settings is an error.
+func (p *builtinPool) acquire(ctx context.Context, names []string, agents map[string]agent.Spec, seed int64) (release func(), err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var got []string
@@ -571,7 +581,7 @@ func (p *builtinPool) acquire(names []string, agents map[string]agent.Spec, seed
 			got = append(got, name)
 			continue
 		}
-		stop, err := p.start(name, as, seed+int64(i))
+		stop, err := p.start(ctx, name, as, seed+int64(i))
 		if err != nil {
 			return fail(err)
 		}
@@ -581,10 +591,25 @@ func (p *builtinPool) acquire(names []string, agents map[string]agent.Spec, seed
 	return release, nil
 }
 
-func (p *builtinPool) start(name string, as agent.Spec, seed int64) (func(), error) {
-	a, err := agent.New(as.Agent, agent.Config{Seed: seed, Params: as.Params})
+// start serves player name with its agent, made from as and started first when it has
+// something to start (agent.Starter: an engine's program, which must finish its handshake,
+// so that a bad command fails the tournament before its first game). An agent that takes
+// one turn at a time (agent.Sequential) is served so; the others with BuiltinConcurrency.
+func (p *builtinPool) start(ctx context.Context, name string, as agent.Spec, seed int64) (func(), error) {
+	log := p.log.With().Str("player", name).Logger()
+	a, err := agent.New(as.Agent, agent.Config{Seed: seed, Params: as.Params, Programs: p.programs, Log: log})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("player %s: %w", name, err)
+	}
+	if st, ok := a.(agent.Starter); ok {
+		if err := st.Start(ctx); err != nil {
+			agent.Close(a)
+			return nil, fmt.Errorf("player %s: %w", name, err)
+		}
+	}
+	concurrency := BuiltinConcurrency
+	if agent.IsSequential(a) {
+		concurrency = 1
 	}
 	nc, err := bus.Connect(p.url, name, p.log, p.opts...)
 	if err != nil {
@@ -595,7 +620,7 @@ func (p *builtinPool) start(name string, as agent.Spec, seed int64) (func(), err
 	done := make(chan struct{})
 	cfg := player.Config{
 		Name: name, Agent: as.Agent, Version: p.version, Games: agent.Games(as.Agent),
-		Concurrency: BuiltinConcurrency, Log: p.log, // Serve adds the player's name
+		Concurrency: concurrency, Log: p.log, // Serve adds the player's name
 	}
 	go func() {
 		defer close(done)

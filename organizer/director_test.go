@@ -42,6 +42,16 @@ func runners(t *testing.T, test func(t *testing.T, d *organizer.Director, db *sq
 // newDirectorOn is newDirector, with its games on a work queue when queued.
 func newDirectorOn(t *testing.T, queued bool) (*organizer.Director, *sqlite.DB) {
 	t.Helper()
+	cfg, db := newDirectorConfig(t, queued)
+	d := organizer.New(cfg)
+	t.Cleanup(d.Close)
+	return d, db
+}
+
+// newDirectorConfig is the configuration of newDirectorOn's Director, with its store, for
+// a test that makes Directors of its own on them.
+func newDirectorConfig(t *testing.T, queued bool) (organizer.Config, *sqlite.DB) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	opts := embedded.Options{}
@@ -86,9 +96,7 @@ func newDirectorOn(t *testing.T, queued bool) (*organizer.Director, *sqlite.DB) 
 		}()
 		t.Cleanup(func() { cancel(); <-done })
 	}
-	d := organizer.New(cfg)
-	t.Cleanup(d.Close)
-	return d, db
+	return cfg, db
 }
 
 // TestDirectorCreateRunResume creates a small tournament of built-in agents, stops it

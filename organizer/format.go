@@ -18,7 +18,7 @@ type runner interface {
 	// becomes a time).
 	prepare(s Spec) Spec
 	// compile finishes Spec.Compile once the format has checked its own settings.
-	compile(s Spec, g game.Game, openingsText string, external bool) (Plan, error)
+	compile(s Spec, g game.Game, openingsText string, h Host) (Plan, error)
 	// players are the players Create registers: the file's and those the format brings.
 	players(s Spec) []string
 	// created stores the format's own state beside the new tournament id.

@@ -80,7 +80,7 @@ func (ladderRunner) run(ctx context.Context, d *Director, t store.Tournament, s 
 // are checked already): its players are the roster (empty: anyone who plays the game may
 // enter), built-in agents among them play as entrants; the validation opponent is a
 // built-in agent outside the roster.
-func (ladderRunner) compile(s Spec, g game.Game, openingsText string, external bool) (Plan, error) {
+func (ladderRunner) compile(s Spec, g game.Game, openingsText string, h Host) (Plan, error) {
 	as, ok := s.Builtin(s.ValidationOpponent)
 	if !ok {
 		return Plan{}, fmt.Errorf("validation_opponent: %q is not a built-in agent", s.ValidationOpponent)
@@ -90,10 +90,10 @@ func (ladderRunner) compile(s Spec, g game.Game, openingsText string, external b
 	}
 	withValidator := s
 	withValidator.Players = append(slices.Clone(s.Players), s.ValidationOpponent)
-	if _, err := withValidator.checkPlayers(g, external); err != nil {
+	if _, err := withValidator.checkPlayers(g, h); err != nil {
 		return Plan{}, err
 	}
-	if !external {
+	if !h.External {
 		return Plan{}, fmt.Errorf("format: a ladder's entrants join over the bus: it needs a NATS server others can reach (--nats URL, or arena referee)")
 	}
 	tc, err := s.checkSettings()

@@ -98,9 +98,9 @@ func LadderBoard(ctx context.Context, st store.Store, id int64) (Leaderboard, er
 	return b, nil
 }
 
-// boardRows rates the entries over their rated games and ranks them: by the frozen
-// standings when there are some, otherwise by rating; unranked entries follow, validating
-// before failed.
+// boardRows rates the entries over their rated games (Rated: not absent) and ranks them:
+// by the frozen standings when there are some, otherwise by rating; unranked entries
+// follow, validating before failed.
 func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladderData) []LeaderRow {
 	at := make(map[int64]int, len(entries))
 	rows := make([]LeaderRow, len(entries))
@@ -109,6 +109,7 @@ func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladde
 		rows[i] = LeaderRow{Entry: e.ID, Player: e.Player, Version: e.Version, Status: e.Status, Reason: e.Reason, Joined: e.Joined, Error: -1}
 	}
 	var rg []ratings.Game
+	rated := make([]int, len(rows)) // each row's rated games
 	for _, g := range games {
 		if len(g.Entries) != 2 || len(g.Scores) != 2 || g.Result == store.ResultNone {
 			continue
@@ -137,21 +138,23 @@ func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladde
 				r.Draws++
 			}
 		}
-		if g.Phase == store.PhaseValidation {
+		if g.Phase == store.PhaseValidation || !Rated(g.Reason) {
 			continue
 		}
 		a, okA := at[g.Entries[0]]
 		b, okB := at[g.Entries[1]]
 		if okA && okB {
 			rg = append(rg, ratings.Game{First: a, Second: b, Score: g.Scores[0]})
+			rated[a]++
+			rated[b]++
 		}
 	}
 	if len(rg) > 0 {
 		if fit, err := ratings.MaximumLikelihood(len(rows), rg, ratings.FitOptions{Anchor: ratings.NoAnchor, Center: RatingCenter, Seed: 1}); err == nil {
 			for i := range rows {
-				if rows[i].Games > 0 && !math.IsInf(fit.Errors[i], 0) && !math.IsNaN(fit.Errors[i]) {
+				if rated[i] > 0 && !math.IsInf(fit.Errors[i], 0) && !math.IsNaN(fit.Errors[i]) {
 					rows[i].Rating, rows[i].Error = fit.Ratings[i], ErrorBar*fit.Errors[i]
-				} else if rows[i].Games > 0 {
+				} else if rated[i] > 0 {
 					rows[i].Rating = fit.Ratings[i]
 				}
 			}

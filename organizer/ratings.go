@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/store"
 )
@@ -71,10 +72,17 @@ type RateOptions struct {
 	Simulations int    // error bars from this many simulated tournaments (0: the information matrix)
 }
 
+// Rated reports whether a game that ended for reason counts in ratings: every game but one
+// forfeited by a player that never came (absent), which says nothing of anyone's strength.
+// Such a game still counts in the tournament's standings, as a forfeit, as in chess, where
+// forfeits score and are not rated. Elo (Director.record), the maximum-likelihood tables
+// (RateGames) and a ladder's leaderboard all leave out the games it refuses.
+func Rated(reason string) bool { return reason != protocol.ReasonAbsent }
+
 // RateGames fits maximum-likelihood ratings to the two-player games among players (nil:
 // whoever played), with the likelihood of superiority of every pair and the crosstable.
-// Games without a result are left out. An Anchor with no games is an error wrapping
-// ErrNoAnchor.
+// Games without a result, and games not Rated, are left out. An Anchor with no games is
+// an error wrapping ErrNoAnchor.
 func RateGames(games []store.Game, players []string, o RateOptions) (RatingTable, error) {
 	index := map[string]int{}
 	add := func(n string) {
@@ -90,7 +98,7 @@ func RateGames(games []store.Game, players []string, o RateOptions) (RatingTable
 	var rg []ratings.Game
 	t := RatingTable{LOS: map[string]map[string]float64{}, Cross: Crosstable{}}
 	for _, g := range games {
-		if !t.Cross.Add(g.Players, g.Scores, g.Result) {
+		if !Rated(g.Reason) || !t.Cross.Add(g.Players, g.Scores, g.Result) {
 			continue
 		}
 		a, b := g.Players[0], g.Players[1]

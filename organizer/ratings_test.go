@@ -18,8 +18,10 @@ func game2(a, b string, score float64, reason string) store.Game {
 }
 
 func TestRateGames(t *testing.T) {
-	// a beats b 3 to 1 with a draw, b beats c 2 to 0, and an aborted game counts for nobody.
+	// a beats b 3 to 1 with a draw, b beats c 2 to 0, and an aborted game and a game that
+	// ghost forfeited by never coming count for nobody.
 	games := []store.Game{
+		game2("ghost", "a", 0, protocol.ReasonAbsent),
 		game2("a", "b", 1, protocol.ReasonNormal), game2("b", "a", 0, protocol.ReasonNormal),
 		game2("a", "b", 1, protocol.ReasonNormal), game2("b", "a", 1, protocol.ReasonNormal),
 		game2("a", "b", 0.5, protocol.ReasonNormal),
@@ -52,7 +54,7 @@ func TestRateGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			if table.Games != 7 {
-				t.Errorf("%d games rated, want 7 (the aborted one left out)", table.Games)
+				t.Errorf("%d games rated, want 7 (the aborted and absent ones left out)", table.Games)
 			}
 			var order []string
 			for i, r := range table.Rows {
@@ -158,5 +160,32 @@ func TestMatchGames(t *testing.T) {
 	}
 	if len(gs) != 6 || points != 2.5 {
 		t.Fatalf("%d games worth %v, want 6 worth 2.5", len(gs), points)
+	}
+}
+
+// TestBoardRowsLeaveOutAbsent checks that a ladder's leaderboard counts a game forfeited
+// as absent in its player's games but rates only the others: b, whose one game is absent,
+// has no rating, and a's rating comes from its games with c alone.
+func TestBoardRowsLeaveOutAbsent(t *testing.T) {
+	entries := []store.LadderEntry{{ID: 1, Player: "a", Status: store.EntryActive}, {ID: 2, Player: "b", Status: store.EntryActive}, {ID: 3, Player: "c", Status: store.EntryActive}}
+	ladderGame := func(g store.Game, ids ...int64) store.LadderGame {
+		return store.LadderGame{
+			GameSummary: store.GameSummary{Players: g.Players, Scores: g.Scores, Result: g.Result, Reason: g.Reason},
+			LadderTag:   store.LadderTag{Phase: store.PhaseLadder, Entries: ids},
+		}
+	}
+	games := []store.LadderGame{
+		ladderGame(game2("a", "c", 1, protocol.ReasonNormal), 1, 3),
+		ladderGame(game2("c", "a", 1, protocol.ReasonNormal), 3, 1),
+		ladderGame(game2("b", "a", 0, protocol.ReasonAbsent), 2, 1),
+	}
+	rows := boardRows(entries, games, ladderData{})
+	byName := map[string]LeaderRow{}
+	for _, r := range rows {
+		byName[r.Player] = r
+	}
+	if a, b, c := byName["a"], byName["b"], byName["c"]; a.Games != 3 || a.Wins != 2 || b.Games != 1 || b.Losses != 1 ||
+		b.Rating != 0 || math.Abs(a.Rating-c.Rating) > 1e-6 || a.Rating == 0 {
+		t.Errorf("a %+v, b %+v, c %+v: want b's absent game counted but unrated, a and c rated equal", a, b, c)
 	}
 }

@@ -284,11 +284,28 @@ type Plan struct {
 	openings [][]string // the opening lines; a ladder keeps them for its final phase
 }
 
-// Compile checks every setting of s and builds its schedule. openingsText is the content of
-// the file s.Openings names (the caller reads it, so that `arena submit` can send it to a
-// referee on another machine). external reports whether names that are not built-in agents
-// may take part: only when players connect over a real NATS server. Errors name the setting.
+// Host says what a tournament may use of the machine that referees it.
+type Host struct {
+	// External admits players that are not built-in agents: only when players connect
+	// over a NATS server others can reach.
+	External bool
+	// Programs lets agents start programs on this machine (agent.Config.Programs), as the
+	// engine agent starts its cmd: only for a tournament the machine's user runs here
+	// (arena tournament, arena match, their files and --resume), never for one that came
+	// over the network.
+	Programs bool
+}
+
+// Compile is CompileOn a host that admits external players when external is set and starts
+// no programs: the referee daemon's, for a tournament submitted over the network.
 func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
+	return s.CompileOn(Host{External: external}, openingsText)
+}
+
+// CompileOn checks every setting of s for host h and builds its schedule. openingsText is
+// the content of the file s.Openings names (the caller reads it, so that `arena submit` can
+// send it to a referee on another machine). Errors name the setting.
+func (s Spec) CompileOn(h Host, openingsText string) (Plan, error) {
 	g, err := game.Lookup(s.Game)
 	if err != nil {
 		return Plan{}, err // it begins "game: "
@@ -302,7 +319,7 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 		return Plan{}, err
 	}
 	if r, ok := runners[f.Name()]; ok {
-		return r.compile(s, g, openingsText, external)
+		return r.compile(s, g, openingsText, h)
 	}
 	if s.SPRT != nil {
 		if len(s.Players) != 2 {
@@ -312,7 +329,7 @@ func (s Spec) Compile(openingsText string, external bool) (Plan, error) {
 			return Plan{}, fmt.Errorf("sprt: %w", err)
 		}
 	}
-	if _, err := s.checkPlayers(g, external); err != nil {
+	if _, err := s.checkPlayers(g, h); err != nil {
 		return Plan{}, err
 	}
 	tc, err := s.checkSettings()
@@ -369,9 +386,10 @@ func (s Spec) openingLines(g game.Game, openingsText string) ([][]string, error)
 	return lines, nil
 }
 
-// checkPlayers checks the names of the players and the built-in agents among them, and
-// that every configured agent is one of them; it returns the set of names.
-func (s Spec) checkPlayers(g game.Game, external bool) (map[string]bool, error) {
+// checkPlayers checks the names of the players and the built-in agents among them, as
+// host h would make them, and that every configured agent is one of them; it returns the
+// set of names.
+func (s Spec) checkPlayers(g game.Game, h Host) (map[string]bool, error) {
 	seen := map[string]bool{}
 	for _, n := range s.Players {
 		if !protocol.ValidName(n) {
@@ -390,10 +408,11 @@ func (s Spec) checkPlayers(g game.Game, external bool) (map[string]bool, error) 
 			if !playsGame(agent.Games(as.Agent), g) {
 				return nil, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
 			}
-			// Build it once, so that a bad setting is reported now, not when games start.
-			a, err := agent.New(as.Agent, agent.Config{Params: as.Params})
+			// Build it once, so that a bad setting is reported now, not when games start. An
+			// engine agent starts its program only later, when the tournament starts.
+			a, err := agent.New(as.Agent, agent.Config{Params: as.Params, Programs: h.Programs})
 			if err != nil {
-				return nil, fmt.Errorf("players: %s: %v", n, err)
+				return nil, fmt.Errorf("players: %s: %w", n, err)
 			}
 			if gc, ok := a.(agent.GameChecker); ok {
 				err = gc.CheckGame(g)
@@ -402,7 +421,7 @@ func (s Spec) checkPlayers(g game.Game, external bool) (map[string]bool, error) 
 			if err != nil {
 				return nil, fmt.Errorf("players: %s: %v", n, err)
 			}
-		case !external:
+		case !h.External:
 			return nil, fmt.Errorf("players: unknown agent %q (built-in: %s; external players need a NATS server: --nats URL)", n, strings.Join(agent.Names(), ", "))
 		}
 	}

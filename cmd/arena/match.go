@@ -12,8 +12,8 @@ import (
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/game/opening"
 	"github.com/arenaref/arena/internal/cli"
-	"github.com/arenaref/arena/internal/humantime"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/organizer/report"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 )
@@ -25,7 +25,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var sprtFlag, dbPath, logLevel, openings string
 	var bf busFlags
 	var maxGames int
-	fs := cli.NewFlagSet("arena match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]", stderr)
+	fs := cli.NewFlagSet("arena match", "A B --game othello --tc 100ms [--sprt elo0=0,elo1=5] [--games N] [flags]; A or B may be NAME=AGENT:key=value, or an engine NAME=engine:cmd=COMMAND", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options")
 	fs.StringVar(&s.TimeControl, "tc", s.TimeControl, "time control: per move (100ms) or a game clock (60+0.5; a number alone is a clock in seconds)")
 	fs.StringVar(&sprtFlag, "sprt", "", "stop when a sequential probability ratio test decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] (A's Elo over B)")
@@ -34,7 +34,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices (0: from the clock)")
 	fs.Var(cli.TextFlag{V: &s.Margin}, "margin", "transport margin added to every deadline")
-	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
+	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long the tournament waits at its start for players that connect over the bus before it fails (0: 10s), and a game for an absent player before forfeiting it")
 	fs.StringVar(&dbPath, "db", "arena.db", "SQLite database file the games are recorded in")
 	bf.register(fs, "", "NATS server URL (default: an embedded server)")
 	var hf httpFlags
@@ -94,7 +94,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if s.Seed == 0 {
 		s.Seed = time.Now().UnixNano() & 0x7fffffff
 	}
-	if _, err := s.Compile(openingsText, bf.external()); err != nil {
+	if _, err := s.CompileOn(organizer.Host{External: bf.external(), Programs: true}, openingsText); err != nil {
 		return asFlagError(err)
 	}
 	// On a terminal the log goes through the progress line, which keeps the bar below it.
@@ -108,6 +108,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer closeAll()
+	release, err := d.Ready(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer release()
 	id, scheduled, err := d.Create(ctx, s, openingsText, bf.external())
 	if err != nil {
 		return err
@@ -139,26 +144,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if runErr != nil {
 		return fmt.Errorf("match (tournament %d in %s): %w", id, dbPath, runErr)
 	}
-	w, dr, l := ms.Wins, ms.Draws, ms.Losses
-	n := ms.Games()
-	score := (float64(w) + float64(dr)/2) / float64(max(n, 1))
-	fmt.Fprintf(stdout, "%s v %s: %d games in %s, +%d =%d -%d, score %.1f%%", s.Players[0], s.Players[1], n,
-		humantime.Round(time.Since(started)), w, dr, l, 100*score)
-	if fit, ferr := ratings.MaximumLikelihood(2, organizer.MatchGames(w, dr, l), ratings.FitOptions{Anchor: 1}); ferr == nil {
-		fmt.Fprintf(stdout, ", Elo difference %+.1f ± %.1f, LOS %.1f%%", fit.Ratings[0]-fit.Ratings[1], 1.96*fit.Errors[0], 100*fit.LOS(0, 1))
-	}
-	fmt.Fprintln(stdout)
-	if test != nil {
-		lo, hi := test.Bounds()
-		llr := test.LLR(w, dr, l)
-		switch decision {
-		case ratings.AcceptH1:
-			fmt.Fprintf(stdout, "SPRT: H1 accepted (LLR %.2f ≥ %.2f): %s is stronger than %s by at least about %g Elo\n", llr, hi, s.Players[0], s.Players[1], test.Elo1)
-		case ratings.AcceptH0:
-			fmt.Fprintf(stdout, "SPRT: H0 accepted (LLR %.2f ≤ %.2f): %s is not stronger than %s by %g Elo\n", llr, lo, s.Players[0], s.Players[1], test.Elo1)
-		default:
-			fmt.Fprintf(stdout, "SPRT: no decision after %d games (LLR %.2f within [%.2f, %.2f])\n", n, llr, lo, hi)
-		}
+	if err := report.WriteMatch(stdout, report.Match{A: s.Players[0], B: s.Players[1], Score: ms, Elapsed: time.Since(started), Test: test, Decision: decision}); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "recorded as tournament %d in %s\n", id, dbPath)
 	return nil

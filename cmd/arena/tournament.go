@@ -29,7 +29,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var resume int64
 	fs := cli.NewFlagSet("arena tournament", "--players A,B,... [flags] | --config FILE | --resume ID", stderr)
 	fs.StringVar(&s.Game, "game", s.Game, "game to play, with options (e.g. othello)")
-	fs.StringVar(&playersFlag, "players", "", "comma-separated players: built-in agents ("+strings.Join(agent.Names(), ", ")+"; arena agents describes them), NAME=AGENT:key=value for an agent with settings (d4=minimax:depth=4), or with --nats, names of external players")
+	fs.StringVar(&playersFlag, "players", "", "comma-separated players: built-in agents ("+strings.Join(agent.Names(), ", ")+"; arena agents describes them), NAME=AGENT:key=value for an agent with settings (d4=minimax:depth=4), engines started here as NAME=engine:cmd=COMMAND[:proto=gtp] (mine=engine:cmd=python3 mine.py; docs/engines.md), or with --nats, names of external players")
 	fs.StringVar(&s.Format, "format", s.Format, "round-robin, or gauntlet (the --seeds play everyone else)")
 	fs.StringVar(&seedsFlag, "seeds", "", "gauntlet: comma-separated players who meet all the others")
 	fs.IntVar(&s.Rounds, "rounds", s.Rounds, "rounds; in each, every pairing plays each colour once")
@@ -40,7 +40,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&s.OpeningOrder, "opening-order", s.OpeningOrder, "sequential or random (by --seed)")
 	fs.IntVar(&s.Concurrency, "concurrency", s.Concurrency, "games played at once (more than the cores: a warning, since clock-bound built-in players may lose on time)")
 	fs.Int64Var(&s.Seed, "seed", 0, "seed for the agents' random choices and the opening order (0: from the clock)")
-	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long a game waits for an absent player before forfeiting it")
+	fs.Var(cli.TextFlag{V: &s.Wait}, "wait", "how long the tournament waits at its start for players that connect over the bus before it fails (0: 10s), and a game for an absent player before forfeiting it")
 	fs.Float64Var(&s.EloK, "elo-k", s.EloK, "Elo K-factor")
 	fs.StringVar(&file, "config", "", "read the tournament from a TOML file instead of flags")
 	fs.Int64Var(&resume, "resume", 0, "play the missing games of tournament ID in --db, with its own settings")
@@ -90,7 +90,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return cli.Usagef("--config: %v", err)
 		}
 	case resume == 0:
-		if s.Players, s.Agents, err = agent.ParseSpecs(cli.SplitList(playersFlag)); err != nil {
+		if s.Players, s.Agents, err = agent.ParseList(playersFlag); err != nil {
 			return cli.Usagef("--players: %v", err)
 		}
 		s.Seeds = cli.SplitList(seedsFlag)
@@ -108,7 +108,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if s.Seed == 0 {
 			s.Seed = time.Now().UnixNano() & 0x7fffffff
 		}
-		if _, err := s.Compile(openingsText, bf.external()); err != nil {
+		if _, err := s.CompileOn(organizer.Host{External: bf.external(), Programs: true}, openingsText); err != nil {
 			if file != "" {
 				return cli.Usagef("%s: %v", file, err)
 			}
@@ -132,6 +132,11 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	}
+	release, err := d.Ready(ctx, s) // engines started, external players here: or nothing is recorded
+	if err != nil {
+		return err
+	}
+	defer release()
 	id := resume
 	if id == 0 {
 		if id, _, err = d.Create(ctx, s, openingsText, bf.external()); err != nil {
@@ -211,7 +216,7 @@ func openDirector(ctx context.Context, bf *busFlags, hf *httpFlags, dbPath strin
 	if err := ref.StartLobby(ctx, 5*time.Second); err != nil {
 		return nil, nil, nil, fmt.Errorf("start lobby: %w", err)
 	}
-	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.URL(), NATSOptions: b.Options(), Version: version, Log: log})
+	d := organizer.New(organizer.Config{Store: db, Referee: ref, NATSURL: b.URL(), NATSOptions: b.Options(), Version: version, Log: log, Programs: true})
 	undo = append(undo, d.Close)
 	stopView, err := hf.start(b, db, log, func(line string) { fmt.Fprintln(stderr, line) })
 	if err != nil {

@@ -52,7 +52,10 @@ func WriteStandings(w io.Writer, rows []protocol.StandingsRow) error {
 			fmt.Fprintf(tw, "%s\t", r.Version)
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.1f\t", r.Games, r.Wins, r.Draws, r.Losses, r.Pct)
-		if rated {
+		switch {
+		case rated && r.Rating == 0:
+			fmt.Fprint(tw, "-\t-\t") // no rated game: a player that never came
+		case rated:
 			fmt.Fprintf(tw, "%.0f\t%s\t", r.Rating, plusMinus(r.RatingError))
 		}
 		fmt.Fprintf(tw, "%.0f\t", r.Elo)

@@ -43,6 +43,28 @@ func TestStandingsExplainRatingColumns(t *testing.T) {
 	}
 }
 
+// TestStandingsUnratedPlayer checks that a player without a rated game (one that never
+// came, whose games were forfeits) shows no rating beside the others'.
+func TestStandingsUnratedPlayer(t *testing.T) {
+	rows := []protocol.StandingsRow{
+		{Rank: 1, Player: "hp2", Games: 3, Wins: 3, Pct: 100, Rating: 1600, RatingError: 300, Elo: 1516},
+		{Rank: 2, Player: "ghost", Games: 1, Losses: 1, Pct: 0, Elo: 1500},
+	}
+	var out bytes.Buffer
+	if err := WriteStandings(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[1] == "ghost" {
+			if got := strings.Join(f[2:], " "); got != "1 0 0 1 0.0 - - 1500" {
+				t.Errorf("ghost's row %q, want its rating shown as -", got)
+			}
+			return
+		}
+	}
+	t.Errorf("no row for ghost:\n%s", out.String())
+}
+
 // TestRatingTable checks the rating table's three parts: the ratings with an infinite
 // error shown as "-", the LOS matrix and the crosstable, with long names cut short in the
 // column headings.

@@ -3,6 +3,8 @@ package engine_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -168,5 +170,35 @@ func TestCheck(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDocsSmallestEngine runs the smallest useful engine of docs/engines.md, as a reader
+// would copy it, through every check on a per-move clock: what the docs teach works, fence
+// included.
+func TestDocsSmallestEngine(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	doc, err := os.ReadFile("../../docs/engines.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "The smallest useful engine, in Python:")
+	_, code, ok2 := strings.Cut(after, "```python\n")
+	code, _, ok3 := strings.Cut(code, "```")
+	if !ok || !ok2 || !ok3 || !strings.Contains(code, "feature fence") {
+		t.Fatalf("no Python engine with the fence after \"The smallest useful engine\" in docs/engines.md")
+	}
+	path := filepath.Join(t.TempDir(), "smallest.py")
+	if err := os.WriteFile(path, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := runCheck(ctx, t, checkOpts{clock: "1s"}, []string{py, path})
+	if err != nil || !strings.Contains(out, "all 8 checks passed") || strings.Contains(out, "warn ") {
+		t.Errorf("check-engine on the docs' engine: %v\n%s", err, out)
 	}
 }

@@ -54,14 +54,22 @@ func (t transcript) fail(line string, err error, format string, args ...any) *An
 	return &AnswerError{Line: line, Reason: fmt.Sprintf(format, args...), Transcript: append([]string(nil), t...), Err: err}
 }
 
-// silence describes what the engine said before it went quiet, for error messages.
+// silenceLines is how many of its last lines silence quotes.
+const silenceLines = 4
+
+// silence describes what the engine said before it went quiet, for error messages: its
+// last silenceLines lines, each cut to staleQuote bytes, so that a flood does not make a
+// message (and a log entry) of the whole transcript.
 func (t transcript) silence() string {
 	if len(t) == 0 {
 		return "it sent nothing"
 	}
-	q := make([]string, len(t))
-	for i, l := range t {
-		q[i] = fmt.Sprintf("%q", l)
+	var q []string
+	if len(t) > silenceLines {
+		q = append(q, fmt.Sprintf("%d lines before", len(t)-silenceLines))
+	}
+	for _, l := range t[max(len(t)-silenceLines, 0):] {
+		q = append(q, fmt.Sprintf("%q", clipQuote(l)))
 	}
 	return "it sent only " + strings.Join(q, ", ")
 }

@@ -60,3 +60,41 @@ func TestCheckPositions(t *testing.T) {
 		})
 	}
 }
+
+// TestSilenceIsBounded: the message for an engine that went quiet quotes its last few
+// lines, each cut short, however much it wrote before.
+func TestSilenceIsBounded(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string
+		max   int
+	}{
+		{"nothing", nil, []string{"it sent nothing"}, 100},
+		{"two lines", []string{"info depth 1", "thinking"}, []string{`it sent only "info depth 1", "thinking"`}, 100},
+		{"a flood", func() []string {
+			var l []string
+			for range 64 {
+				l = append(l, strings.Repeat("z", 1023))
+			}
+			return l
+		}(), []string{"it sent only 60 lines before, ", "(1023 bytes)"}, 1000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tr transcript
+			for _, l := range tt.lines {
+				tr.add(l)
+			}
+			got := tr.silence()
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("silence() = %q, want %q in it", got, w)
+				}
+			}
+			if len(got) > tt.max {
+				t.Errorf("silence() is %d bytes, want at most %d", len(got), tt.max)
+			}
+		})
+	}
+}

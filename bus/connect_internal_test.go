@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenaref/arena/bus/embedded"
 	"github.com/nats-io/nats.go"
 	"github.com/rs/zerolog"
+
+	"github.com/arenaref/arena/bus/embedded"
 )
 
 // A flood can make the NATS client report a slow consumer at every message: Connect's

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/protocol"
-	"github.com/rs/zerolog"
 )
 
 // TestBridgePlays plays two games through the bridge with engines that are unusual but

@@ -97,7 +97,7 @@ func (d *Director) Create(ctx context.Context, s Spec, openingsText string, exte
 	if ownRunner {
 		s = r.prepare(s)
 	}
-	p, err := s.CompileOn(Host{External: external, Programs: d.programs}, openingsText)
+	p, err := s.CompileOn(Host{External: external, Programs: d.programs, Running: d.pool.runs}, openingsText)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -636,6 +636,14 @@ func (p *builtinPool) start(ctx context.Context, name string, as agent.Spec, see
 			p.log.Error().Err(err).Str("player", name).Msg("closing the agent")
 		}
 	}, nil
+}
+
+// runs reports whether name runs as the agent as, with these settings.
+func (p *builtinPool) runs(name string, as agent.Spec) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	bp, ok := p.running[name]
+	return ok && reflect.DeepEqual(bp.Spec, as)
 }
 
 // stopAll stops every built-in player, whoever holds it.

@@ -294,6 +294,11 @@ type Host struct {
 	// (arena tournament, arena match, their files and --resume), never for one that came
 	// over the network.
 	Programs bool
+	// Running, when set, reports that the player name already plays as the agent as with
+	// these very settings on this host (the Director's built-in players, started by Ready
+	// before the tournament is created): such an agent is not built again to be checked,
+	// which for one that holds a resource (the experience agent's base file) would fail.
+	Running func(name string, as agent.Spec) bool
 }
 
 // Compile is CompileOn a host that admits external players when external is set and starts
@@ -407,6 +412,9 @@ func (s Spec) checkPlayers(g game.Game, h Host) (map[string]bool, error) {
 			}
 			if !playsGame(agent.Games(as.Agent), g) {
 				return nil, fmt.Errorf("players: agent %q does not play %s", as.Agent, g.Name())
+			}
+			if h.Running != nil && h.Running(n, as) {
+				continue // built and checked when it was started
 			}
 			// Build it once, so that a bad setting is reported now, not when games start. An
 			// engine agent starts its program only later, when the tournament starts.

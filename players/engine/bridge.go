@@ -47,10 +47,11 @@ var ErrClosed = errors.New("engine: the bridge is closed")
 //   - An answer that is not a legal move is passed to the referee as it is, which records
 //     illegal_move or protocol_error with the engine's words; no answer before the turn's
 //     deadline leaves the turn unanswered, and the referee records time_forfeit.
-//   - After any such turn the engine is settled (Dialect.Settle): it has
-//     Options.PingTimeout to give what it still owes and to answer a harmless command.
-//     One that does not is restarted at once, so that the next game does not meet an
-//     engine still stuck in the last one.
+//   - After any such turn the engine is settled (Dialect.Settle), once the turn's answer
+//     has gone back, before anything else is asked of it: it has Options.PingTimeout to
+//     give what it still owes and to answer a harmless command. One that does not is
+//     restarted at once, so that the next game does not meet an engine still stuck in
+//     the last one.
 //   - A turn whose context is cancelled (the player is shutting down) returns an error.
 type Bridge struct {
 	argv       []string
@@ -67,9 +68,13 @@ type Bridge struct {
 	dialect  Dialect
 	identity Identity
 	current  string // the game the engine was last told of with NewGame; "" for none
-	died     bool   // an engine died and has not been restarted
-	closed   bool
-	retiring sync.WaitGroup // engines being closed in the background
+	// unsettled is set by a turn that went wrong until the engine is settled, which
+	// happens once the turn's answer has gone (settleLater) or before the next call.
+	unsettled    bool
+	unsettledLog zerolog.Logger
+	died         bool // an engine died and has not been restarted
+	closed       bool
+	retiring     sync.WaitGroup // engines being closed in the background
 }
 
 var (
@@ -142,6 +147,7 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 	log := b.log.With().Str("game_id", t.GameID).Int("ply", len(t.Moves)).Logger()
 	resign := agent.Decision{Resign: true}
 	b.errLog.turn(t.GameID)
+	b.settlePending()
 
 	b.reap()
 	if err := b.ensure(ctx); err != nil {
@@ -205,8 +211,30 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 	default:
 		log.Error().Err(err).Msg("resigning: the engine's answer cannot be played")
 	}
-	b.settle(log)
+	// The engine is settled once this decision has gone back: waiting for the real answer
+	// after a stray line must not make the answer judged here late.
+	b.unsettled, b.unsettledLog = true, log
+	go b.settleLater()
 	return out, nil
+}
+
+// settleLater settles the engine (settle) if no call has done it since the turn that went
+// wrong: it runs once that turn's Choose has returned.
+func (b *Bridge) settleLater() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.settlePending()
+}
+
+// settlePending settles the engine if a turn went wrong since it last was, before anything
+// else is asked of it. The caller holds mu.
+func (b *Bridge) settlePending() {
+	if !b.unsettled || b.closed || b.proc == nil {
+		b.unsettled = false
+		return
+	}
+	b.unsettled = false
+	b.settle(b.unsettledLog)
 }
 
 // fencing is a Dialect that fences turns itself (the line protocol): it hands over what
@@ -223,18 +251,30 @@ type chatty interface {
 	chatter(line string) bool
 }
 
+// expecter is a Dialect that may still be owed a line when the fence runs (the line
+// protocol's real answer after a stray line): expected tells it, and takes it.
+type expecter interface {
+	expected(line string) bool
+}
+
 // fence reads away what the engine sent since the last turn, before this turn's commands
 // are sent: it answers nothing being asked now. An engine that wrote out of turn and has
 // no way to fence its turns (the line protocol without "feature fence") is restarted,
 // since what it writes next could not be told from an answer; fence reports whether it
 // dropped the engine, which the caller then starts again.
 func (b *Bridge) fence(log zerolog.Logger) bool {
-	var st Stale
+	var st, owed Stale
 	for {
 		select {
 		case it, ok := <-b.proc.lines:
 			if ok {
-				if c, ok := b.dialect.(chatty); !ok || it.err != nil || !c.chatter(it.line) {
+				c, isChatty := b.dialect.(chatty)
+				e, isExpecter := b.dialect.(expecter)
+				switch {
+				case it.err == nil && isChatty && c.chatter(it.line):
+				case it.err == nil && isExpecter && e.expected(it.line):
+					owed.add(it.line)
+				default:
 					st.add(it.line)
 				}
 				continue
@@ -243,6 +283,7 @@ func (b *Bridge) fence(log zerolog.Logger) bool {
 		}
 		break
 	}
+	logStale(log, owed, "before the turn (the answer owed after a stray line)")
 	logStale(log, st, "before the turn")
 	if f, ok := b.dialect.(fencing); ok && st.Lines > 0 && f.unfenced() {
 		log.Warn().Msg("the engine wrote out of turn and has no fence (feature fence): restarting it")
@@ -317,6 +358,7 @@ func (b *Bridge) GameStarted(n protocol.GameNotice) {
 	if b.closed {
 		return
 	}
+	b.settlePending()
 	log := b.log.With().Str("game_id", n.GameID).Logger()
 	g, err := game.Lookup(n.Game)
 	if err != nil {
@@ -348,6 +390,7 @@ func (b *Bridge) GameEnded(n protocol.GameNotice) {
 		return
 	}
 	b.errLog.end(n.GameID)
+	b.settlePending()
 	b.reap()
 	if b.proc != nil && b.current == n.GameID {
 		ctx, cancel := context.WithTimeout(b.ctx, b.opts.CommandTimeout)

@@ -66,9 +66,15 @@ type lineDialect struct {
 	// current turn waits, when earlier turns ran out of time. Engines without the fence only.
 	owed int
 	// junk is set when the last answer judged was no move at all, from an engine without
-	// the fence: its real answer may still follow, and Settle reads it away.
+	// the fence: its real answer may still follow. Settle waits junkWait for it, and the
+	// bridge's fence before the next turn takes it (expected) if it comes later.
 	junk bool
 }
+
+// junkWait is how long Settle waits for the real answer after an answer that was no move
+// at all (a stray debug line): long enough for the usual "debug line, then the move", short
+// enough that the engine's next game, waiting meanwhile, keeps its time.
+const junkWait = 100 * time.Millisecond
 
 // lineFeatureFence is the feature an engine asks for to get fenced turns.
 const lineFeatureFence = "fence"
@@ -159,6 +165,7 @@ func (d *lineDialect) Move(ctx context.Context, c LineConn, t agent.Turn) (agent
 	}
 	if !d.fenced {
 		d.owed++
+		d.junk = false // past the fence: a line now is this turn's answer
 	}
 	for {
 		line, err := c.Recv(ctx)
@@ -226,6 +233,17 @@ func (d *lineDialect) takeStale() Stale {
 	st := d.stale
 	d.stale = Stale{}
 	return st
+}
+
+// expected reports whether line, read at the fence before a turn, is the real answer that
+// may follow an answer that was no move at all (see junk): the one line after it that is
+// not chatter. It is read away then without the engine being taken to write out of turn.
+func (d *lineDialect) expected(line string) bool {
+	if !d.junk || d.chatter(line) {
+		return false
+	}
+	d.junk = false
+	return true
 }
 
 // chatter reports whether line is one the engine may send at any time without it being
@@ -300,11 +318,15 @@ func (d *lineDialect) Settle(ctx context.Context, c LineConn) (Stale, error) {
 		}
 	}
 	for d.owed > 0 || d.junk {
-		line, err := c.Recv(ctx)
+		wait, cancel := ctx, context.CancelFunc(func() {})
+		if d.owed == 0 {
+			wait, cancel = context.WithTimeout(ctx, junkWait)
+		}
+		line, err := c.Recv(wait)
+		cancel()
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
 			if d.owed == 0 && errors.Is(err, context.DeadlineExceeded) {
-				d.junk = false // no answer followed the junk: it was the engine's answer
-				return st, nil
+				return st, nil // the real answer did not come yet: the fence takes it if it does
 			}
 			return st, fmt.Errorf("no answer to the go that ran out of time: %w", err)
 		}

@@ -462,3 +462,39 @@ func TestLineSettle(t *testing.T) {
 		})
 	}
 }
+
+// TestLineLateRealAnswer: when the real answer after a stray line comes later than Settle
+// waits for it, the fence before the next turn takes it as owed (once), not as output out
+// of turn; comments and info lines around it are chatter, and a turn sent since clears it.
+func TestLineLateRealAnswer(t *testing.T) {
+	g := lookupOthello(t)
+	c := newLineConn(onGo([]string{"debug: thinking"}, []string{"c4"}))
+	dl, _, err := firstMove(t, g, c)
+	if !errors.Is(err, game.ErrBadMove) {
+		t.Fatalf("first Move: %v, want the stray line judged as no move", err)
+	}
+	if _, err := dl.Settle(context.Background(), c); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{{"# late", false}, {"info depth 2", false}, {"d3", true}, {"d3", false}} {
+		if got := engine.Expected(dl, tt.line); got != tt.want {
+			t.Errorf("expected(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+	c2 := newLineConn(onGo([]string{"debug: thinking"}, []string{"c4"}))
+	dl2, _, _ := firstMove(t, g, c2)
+	if _, err := dl2.Settle(context.Background(), c2); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := dl2.Move(ctx, c2, bridgeTurn(g, "g", g.NewState(), nil, time.Second)); err != nil {
+		t.Fatalf("second Move: %v", err)
+	}
+	if engine.Expected(dl2, "d3") {
+		t.Error("a line after the next turn's go taken as the owed answer of the turn before")
+	}
+}

@@ -24,7 +24,9 @@
 // bytes each, /tmp and /dev/shm. Everything else is read-only or absent: the root
 // directory, /dev, and every file of the host outside /usr and those few of /etc, the
 // engine's neighbours in particular. Its environment is PATH, HOME=/tmp, TMPDIR=/tmp and
-// LANG=C.UTF-8, plus Config.Env.
+// LANG=C.UTF-8, plus Config.Env, and nothing else: the command line starts with env -i,
+// so that bwrap, and its init that is pid 1 of the sandbox, start with that environment
+// too, not the caller's (the sandbox can read theirs in /proc/1/environ).
 //
 // It runs in namespaces of its own (user, mount, pid, network, IPC, UTS, cgroup): it has
 // only a loopback interface of its own, so it reaches nothing on the host or beyond; it

@@ -199,10 +199,11 @@ func checkDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// Command returns the command line that runs argv in the sandbox cfg describes: bwrap,
-// its options, "--", and the limits' wrapper with argv, preceded, when the caller runs as
-// root, by setpriv switching to the sandbox's uid. argv[0] is looked up in the sandbox's
-// PATH, or relative to /engine when it holds a slash ("./engine").
+// Command returns the command line that runs argv in the sandbox cfg describes: env -i
+// with the program's environment, then, when the caller runs as root, setpriv switching
+// to the sandbox's uid, then bwrap, its options, "--", and the limits' wrapper with argv.
+// argv[0] is looked up in the sandbox's PATH, or relative to /engine when it holds a
+// slash ("./engine").
 //
 // The command line behaves as the program would on standard input, output and error, and
 // exits with its status (128+N when a signal N killed it, as bwrap reports it). It is
@@ -234,7 +235,15 @@ func Command(cfg Config, argv []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoBwrap, err)
 	}
-	var cmd []string
+	// bwrap's own processes, the sandbox's init among them, keep the environment bwrap
+	// starts with, which any process of the sandbox reads in /proc/1/environ: env -i
+	// starts setpriv and bwrap with the program's environment, nothing of the caller's,
+	// whoever starts the command line and with whatever environment.
+	envProg, err := exec.LookPath("env")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: env (coreutils) not found: %w", err)
+	}
+	cmd := append([]string{envProg, "-i", "--"}, env...)
 	if switchTo {
 		setpriv, err := exec.LookPath("setpriv")
 		if err != nil {

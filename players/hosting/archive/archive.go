@@ -363,10 +363,11 @@ func readManifest(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-// Unpack checks an archive and writes its files into dir, which it creates (its parent
-// must exist, and dir must not). On any error it removes dir again.
+// Unpack checks an archive and writes its files into dir, which it creates readable by
+// its owner only (0700; its parent must exist, and dir must not). On any error it removes
+// dir again.
 func Unpack(data []byte, dir string, lim Limits) (st Stats, err error) {
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		return st, fmt.Errorf("unpack: %w", err)
 	}
 	defer func() {

@@ -36,6 +36,6 @@
 //   - no arena.toml at the root (with a hint when it sits one directory down).
 //
 // Files are written with mode 0644, or 0755 when the archive gives them any execute bit;
-// directories 0755. Nothing else of the archive's metadata (owners, times, special bits)
-// is kept.
+// directories 0755, except the directory unpacked into, which is its owner's alone
+// (0700). Nothing else of the archive's metadata (owners, times, special bits) is kept.
 package archive

@@ -86,7 +86,9 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Others may cross it (a sandbox's uid reaches its engine's directory through it),
+	// not list it.
+	if err := os.MkdirAll(dir, 0o711); err != nil {
 		return nil, fmt.Errorf("hosted: %w", err)
 	}
 	cfg.Dir = dir

@@ -26,6 +26,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	dir := fs.String("dir", "", "directory where engines are unpacked and built, DIR/NAME/sN (required)")
 	concurrency := fs.Int("concurrency", 1, "builds at once")
 	buildTimeout := fs.Duration("build-timeout", host.DefaultBuildTimeout, "time one build may take")
+	buildHold := fs.Duration("build-slot-hold", host.DefaultBuildSlotHold, "time a build keeps its place among --concurrency before the next build may start beside it")
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
@@ -67,7 +68,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer nc.Close()
 	h, err := host.New(host.Config{
-		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout,
+		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout, BuildSlotHold: *buildHold,
 		Engine: engine.Options{StartTimeout: *startTimeout}, Log: log,
 	})
 	if err != nil {

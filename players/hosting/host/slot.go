@@ -228,14 +228,22 @@ func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int
 	return m, dir, true
 }
 
-// build runs a build in the sandbox, when a build may run.
+// build runs a build in the sandbox, when a build may run; it gives its place up to the
+// next build once it has run for Config.BuildSlotHold.
 func (s *slot) build(ctx context.Context, dir, shell string) ([]byte, error) {
 	select {
 	case s.h.builds <- struct{}{}:
-		defer func() { <-s.h.builds }()
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	var once sync.Once
+	release := func() { once.Do(func() { <-s.h.builds }) }
+	defer release()
+	hold := time.AfterFunc(s.h.cfg.BuildSlotHold, func() {
+		s.log.Info().Str("dir", dir).Dur("after", s.h.cfg.BuildSlotHold).Msg("a slow build gives its place to the next and runs on")
+		release()
+	})
+	defer hold.Stop()
 	bctx, cancel := context.WithTimeoutCause(ctx, s.h.cfg.BuildTimeout, fmt.Errorf("the build took longer than %v", s.h.cfg.BuildTimeout))
 	defer cancel()
 	start := time.Now()

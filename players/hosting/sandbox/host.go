@@ -35,5 +35,5 @@ func (h Host) Build(ctx context.Context, dir, shell string) ([]byte, error) {
 	if wall <= 0 {
 		wall = DefaultBuildWall
 	}
-	return Build(ctx, Config{Dir: dir, Writable: true, Limits: h.Limits}, shell, wall)
+	return Build(ctx, Config{Dir: dir, Limits: h.Limits}, shell, wall)
 }

@@ -26,7 +26,8 @@ func (h Host) Command(dir string, argv []string) ([]string, error) {
 }
 
 // Build hands dir to its sandbox's uid (Prepare) and runs the shell command in a
-// writable sandbox of dir, within BuildWall; it returns the output's tail.
+// sandbox of dir as Build does (in a scratch copy of Limits.BuildSize, its result copied
+// back), within BuildWall; it returns the output's tail.
 func (h Host) Build(ctx context.Context, dir, shell string) ([]byte, error) {
 	if err := Prepare(dir, 0); err != nil {
 		return nil, err

@@ -297,13 +297,18 @@ func TestHostileBuildsAreContained(t *testing.T) {
 	}
 	waitUntil(t, 30*time.Second, "the slow build to start", func() bool {
 		out, _ := arena("submit-engine", "--nats", url, "--credentials", creds["slow"], "--status")
-		return strings.Contains(out, "building")
+		return regexp.MustCompile(`(?m)^s1\s+building\s`).MatchString(out)
 	})
 	began := time.Now()
 	if out, err := submit("honest", at.CEngine(t, "../../examples/c/engine.c", ""), "1m"); err != nil || !strings.Contains(out, "honest s1: running") {
 		t.Fatalf("submit-engine honest: %v\n%s", err, out)
 	}
 	t.Logf("the honest engine ran %v after its submission, beside a build of 295 s", time.Since(began).Round(time.Millisecond))
+	// The slow build is killed at --build-timeout, 20 s.
+	waitUntil(t, time.Minute, "the slow build to fail", func() bool {
+		out, _ := arena("submit-engine", "--nats", url, "--credentials", creds["slow"], "--status")
+		return regexp.MustCompile(`(?m)^s1\s+build_failed\s`).MatchString(out)
+	})
 
 	began = time.Now()
 	host.stop(t)

@@ -194,7 +194,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, wall time.Duration
 	case err == nil:
 		return out.bytes(), nil
 	case ctx.Err() != nil:
-		return out.bytes(), fmt.Errorf("sandbox: stopped: %w", ctx.Err())
+		// The cause says why (the host's "the build took longer than ..."), or is ctx.Err().
+		return out.bytes(), fmt.Errorf("sandbox: stopped: %w", context.Cause(ctx))
 	case wctx.Err() != nil:
 		return out.bytes(), fmt.Errorf("%w (%v); killed", ErrTimeout, wall)
 	case errors.As(err, &exit) && exit.ExitCode() >= 0:

@@ -254,7 +254,7 @@ func TestHostileBuildsAreContained(t *testing.T) {
 	const secret = "arena-host-secret-7f3e"
 	hostDir := filepath.Join(dir, "host")
 	cmd := exec.CommandContext(ctx, bins.arena, "host", "--nats", url, "--credentials", lab, "--dir", hostDir,
-		"--build-size", "16", "--build-timeout", "20s", "--build-slot-hold", "1s", "--log-level", "warn")
+		"--build-size", "16", "--build-timeout", "40s", "--build-slot-hold", "1s", "--log-level", "warn")
 	cmd.Env = append(os.Environ(), "ARENA_PLANTED="+secret)
 	host := startCmd(t, "host", cmd)
 	host.waitFor(t, "arena host ready", 15*time.Second)
@@ -280,7 +280,9 @@ func TestHostileBuildsAreContained(t *testing.T) {
 		{"link", "rm arena.toml && ln -s /etc/passwd arena.toml", "sh leak.sh", []string{"link s1: build failed", "arena.toml\" is a symbolic link"}},
 	}
 	for _, tt := range tests {
+		began := time.Now()
 		out, _ := submit(tt.name, engine(tt.build, tt.run, at.Member{Name: "leak.sh", Body: envLeak}), "1m")
+		t.Logf("%s: answered in %v", tt.name, time.Since(began).Round(time.Millisecond))
 		for _, want := range tt.want {
 			if !strings.Contains(out, want) {
 				t.Errorf("submit-engine %s lacks %q:\n%.3000s", tt.name, want, out)
@@ -304,11 +306,13 @@ func TestHostileBuildsAreContained(t *testing.T) {
 		t.Fatalf("submit-engine honest: %v\n%s", err, out)
 	}
 	t.Logf("the honest engine ran %v after its submission, beside a build of 295 s", time.Since(began).Round(time.Millisecond))
-	// The slow build is killed at --build-timeout, 20 s.
-	waitUntil(t, time.Minute, "the slow build to fail", func() bool {
+	// The slow build is killed at --build-timeout, 40 s.
+	slowBegan := time.Now()
+	waitUntil(t, 2*time.Minute, "the slow build to fail", func() bool {
 		out, _ := arena("submit-engine", "--nats", url, "--credentials", creds["slow"], "--status")
 		return regexp.MustCompile(`(?m)^s1\s+build_failed\s`).MatchString(out)
 	})
+	t.Logf("the slow build failed %v after the honest engine ran", time.Since(slowBegan).Round(time.Millisecond))
 
 	began = time.Now()
 	host.stop(t)

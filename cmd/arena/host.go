@@ -26,6 +26,8 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	dir := fs.String("dir", "", "directory where engines are unpacked and built, DIR/NAME/sN (required)")
 	concurrency := fs.Int("concurrency", 1, "builds at once")
 	buildTimeout := fs.Duration("build-timeout", host.DefaultBuildTimeout, "time one build may take")
+	buildSize := fs.Int64("build-size", sandbox.DefaultLimits().BuildSize>>20, "MiB a build may write: the size of its scratch space, a tmpfs, and of its result")
+	buildHold := fs.Duration("build-slot-hold", host.DefaultBuildSlotHold, "time a build keeps its place among --concurrency before the next build may start beside it")
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
@@ -37,14 +39,14 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.Usagef("--dir is required: where engines are unpacked and built")
 	case *concurrency < 1:
 		return cli.Usagef("--concurrency %d: want at least 1", *concurrency)
-	case *buildTimeout <= 0 || *startTimeout <= 0:
-		return cli.Usagef("--build-timeout and --start-timeout must be positive")
+	case *buildTimeout <= 0 || *startTimeout <= 0 || *buildSize <= 0:
+		return cli.Usagef("--build-timeout, --build-size and --start-timeout must be positive")
 	}
 	log, err := cli.NewLogger(stderr, *logLevel)
 	if err != nil {
 		return err
 	}
-	sb, err := hostSandbox(*noSandbox, *buildTimeout, stderr)
+	sb, err := hostSandbox(*noSandbox, sandbox.Host{BuildWall: *buildTimeout, Limits: sandbox.Limits{BuildSize: *buildSize << 20}}, stderr)
 	if err != nil {
 		return err
 	}
@@ -67,7 +69,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer nc.Close()
 	h, err := host.New(host.Config{
-		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout,
+		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout, BuildSlotHold: *buildHold,
 		Engine: engine.Options{StartTimeout: *startTimeout}, Log: log,
 	})
 	if err != nil {
@@ -85,12 +87,12 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return err
 }
 
-// hostSandbox is the sandbox of arena host's engines: none with --no-sandbox, after a
+// hostSandbox is the sandbox of arena host's engines, sb: none with --no-sandbox, after a
 // warning.
 //
 // The bubblewrap sandbox (players/hosting/sandbox) is wired here: until it is, arena host refuses
 // to run without --no-sandbox.
-func hostSandbox(noSandbox bool, buildWall time.Duration, stderr io.Writer) (host.Sandbox, error) {
+func hostSandbox(noSandbox bool, sb sandbox.Host, stderr io.Writer) (host.Sandbox, error) {
 	if noSandbox {
 		fmt.Fprintln(stderr, "arena host: WARNING: --no-sandbox: every submitted engine, and its build, runs as this user with all its rights:")
 		fmt.Fprintln(stderr, "arena host: WARNING: it can read and write your files and reach the network. Use it only for engines you trust.")
@@ -99,5 +101,5 @@ func hostSandbox(noSandbox bool, buildWall time.Duration, stderr io.Writer) (hos
 	if err := sandbox.Available(); err != nil {
 		return nil, fmt.Errorf("%w\narena host runs every submitted engine in a bubblewrap sandbox (Debian package bubblewrap; as root also setpriv, from util-linux); --no-sandbox runs them unconfined, for engines you trust only", err)
 	}
-	return sandbox.Host{BuildWall: buildWall}, nil
+	return sb, nil
 }

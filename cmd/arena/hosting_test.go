@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"os"
@@ -208,6 +209,124 @@ func TestHostFlagErrors(t *testing.T) {
 		code, _, stderr := runCLI(t, append([]string{"host"}, tt.args...)...)
 		if code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("arena host %q: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// envLeak prints, to standard output and error, every environment its sandbox shows:
+// bwrap's init's (pid 1), its own, and any other process's; it exits 1.
+const envLeak = `for f in /proc/1/environ /proc/self/environ /proc/[0-9]*/environ; do echo "== $f"; tr '\0' '\n' <"$f"; done 2>&1 | tee /dev/stderr; exit 1
+`
+
+// TestHostileBuildsAreContained runs a referee and a sandboxed host with a secret in the
+// host's environment, and submits engines whose build or run attacks the host: one that
+// prints every environment it can read (in its build and at its start), one whose build
+// writes 3 GiB, one whose build sleeps, and two whose build leaves its manifest as a FIFO
+// or a link out of its directory. No secret reaches the submitter or the database; the
+// filler fails at the build's cap; the sleeper does not hold back an honest engine
+// submitted after it; the manifests are refused with their reason; the host stops at
+// SIGTERM; and the database and the engines' directories are their owner's alone.
+func TestHostileBuildsAreContained(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds in sandboxes")
+	}
+	requireSandbox(t)
+	bins := buildBinaries(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} { // sandboxes run as other uids: they must reach their directories
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(dir, "course.db")
+	arena, addCred := courseCommands(ctx, t, bins.arena, dir, db)
+	lab := addCred("lab", "--role", "host", "--nkey")
+	creds := map[string]string{} // the referee reads credentials as it starts
+	for _, name := range []string{"leak", "fill", "fifo", "link", "slow", "honest"} {
+		creds[name] = addCred(name)
+	}
+	addr := natstest.FreeAddr(t)
+	url := "nats://" + addr
+	ref := startProc(ctx, t, "referee", bins.arena, "referee", "--listen", addr, "--auth", "--db", db, "--log-level", "warn")
+	ref.waitFor(t, "referee ready", 15*time.Second)
+	const secret = "arena-host-secret-7f3e"
+	hostDir := filepath.Join(dir, "host")
+	cmd := exec.CommandContext(ctx, bins.arena, "host", "--nats", url, "--credentials", lab, "--dir", hostDir,
+		"--build-size", "16", "--build-timeout", "40s", "--build-slot-hold", "1s", "--log-level", "warn")
+	cmd.Env = append(os.Environ(), "ARENA_PLANTED="+secret)
+	host := startCmd(t, "host", cmd)
+	host.waitFor(t, "arena host ready", 15*time.Second)
+
+	engine := func(build, run string, files ...at.Member) []byte {
+		return at.TarGz(t, append(files, at.Member{Name: "arena.toml", Body: at.Manifest("line", build, run)})...)
+	}
+	submit := func(name string, data []byte, wait string) (string, error) {
+		path := filepath.Join(dir, name+".tar.gz")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return arena("submit-engine", "--nats", url, "--credentials", creds[name], "--wait", wait, path)
+	}
+	tests := []struct {
+		name, build, run string
+		want             []string // in submit-engine's output
+	}{
+		{"leak", "sh leak.sh || true", "sh leak.sh", []string{"leak s1: run failed", "/proc/1/environ"}},
+		{"fill", `i=0; while [ $i -lt 3072 ] && head -c 1048576 /dev/zero >f$i; do i=$((i+1)); done; echo "wrote $i MiB"; exit 1`,
+			"sh leak.sh", []string{"fill s1: build failed", "No space left on device", "wrote 15 MiB"}},
+		{"fifo", "rm arena.toml && mkfifo arena.toml", "sh leak.sh", []string{"fifo s1: build failed", "arena.toml\" is a FIFO"}},
+		{"link", "rm arena.toml && ln -s /etc/passwd arena.toml", "sh leak.sh", []string{"link s1: build failed", "arena.toml\" is a symbolic link"}},
+	}
+	for _, tt := range tests {
+		began := time.Now()
+		out, _ := submit(tt.name, engine(tt.build, tt.run, at.Member{Name: "leak.sh", Body: envLeak}), "1m")
+		t.Logf("%s: answered in %v", tt.name, time.Since(began).Round(time.Millisecond))
+		for _, want := range tt.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("submit-engine %s lacks %q:\n%.3000s", tt.name, want, out)
+			}
+		}
+		if strings.Contains(out, secret) || strings.Contains(out, "ARENA_PLANTED") {
+			t.Errorf("submit-engine %s shows the host's environment:\n%.3000s", tt.name, out)
+		}
+	}
+
+	// A build that sleeps holds no one back: an honest engine submitted after it runs.
+	if out, err := submit("slow", engine("sleep 295", "./engine", at.Member{Name: "engine", Body: "x"}), "0"); err != nil {
+		t.Fatalf("submit-engine slow: %v\n%s", err, out)
+	}
+	waitUntil(t, 30*time.Second, "the slow build to start", func() bool {
+		out, _ := arena("submit-engine", "--nats", url, "--credentials", creds["slow"], "--status")
+		return regexp.MustCompile(`(?m)^s1\s+building\s`).MatchString(out)
+	})
+	began := time.Now()
+	if out, err := submit("honest", at.CEngine(t, "../../examples/c/engine.c", ""), "1m"); err != nil || !strings.Contains(out, "honest s1: running") {
+		t.Fatalf("submit-engine honest: %v\n%s", err, out)
+	}
+	t.Logf("the honest engine ran %v after its submission, beside a build of 295 s", time.Since(began).Round(time.Millisecond))
+	// The slow build is killed at --build-timeout, 40 s.
+	slowBegan := time.Now()
+	waitUntil(t, 2*time.Minute, "the slow build to fail", func() bool {
+		out, _ := arena("submit-engine", "--nats", url, "--credentials", creds["slow"], "--status")
+		return regexp.MustCompile(`(?m)^s1\s+build_failed\s`).MatchString(out)
+	})
+	t.Logf("the slow build failed %v after the honest engine ran", time.Since(slowBegan).Round(time.Millisecond))
+
+	began = time.Now()
+	host.stop(t)
+	t.Logf("the host stopped %v after SIGTERM", time.Since(began).Round(time.Millisecond))
+	ref.stop(t)
+	for _, f := range []string{db, db + "-wal"} {
+		data, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(data, []byte(secret)) {
+			t.Errorf("%s holds the host's secret", f)
+		}
+	}
+	for path, want := range map[string]os.FileMode{db: 0o600, hostDir: 0o711, filepath.Join(hostDir, "honest"): 0o711, filepath.Join(hostDir, "honest", "s1"): 0o700} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v, %v; want mode %v", path, fi.Mode().Perm(), err, want)
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // Prepare makes sure path names a regular file SQLite can open for writing, creating it
-// empty if need be (SQLite treats an empty file as an empty database), and reports
-// whether it did.
+// empty, readable and writable by its owner only (0600), if need be (SQLite treats an
+// empty file as an empty database), and reports whether it did.
 func Prepare(path string) (created bool, err error) {
 	fi, err := os.Stat(path)
 	switch {
@@ -37,7 +37,9 @@ func Prepare(path string) (created bool, err error) {
 	} else if !fi.IsDir() {
 		return false, fmt.Errorf("%s is not a directory", dir)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	// The owner's alone: it holds credentials' hashes, submitted engines and their logs.
+	// SQLite gives its -wal and -shm files the same mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return Prepare(path) // created by someone else in the meantime
 	}

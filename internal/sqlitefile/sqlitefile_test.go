@@ -12,6 +12,9 @@ func TestPrepare(t *testing.T) {
 	if created, err := Prepare(path); err != nil || !created {
 		t.Fatalf("first Prepare = %v, %v; want created", created, err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the new file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
 	if created, err := Prepare(path); err != nil || created {
 		t.Fatalf("second Prepare = %v, %v; want an existing file", created, err)
 	}

@@ -31,6 +31,9 @@ type Limits struct {
 	MaxFile    int64 // one file unpacked, in bytes
 	MaxFiles   int   // entries: files and directories
 	MaxName    int   // an entry's path, in bytes
+	// NoManifest accepts an archive without arena.toml at its root: a build's result
+	// (package sandbox), not a submission.
+	NoManifest bool
 }
 
 // DefaultLimits are the limits of submitted engines.
@@ -90,7 +93,7 @@ func walk(data []byte, lim Limits, visit func(e entry) error) (Stats, error) {
 	if err != nil {
 		return w.st, err
 	}
-	if !w.files[ManifestName] {
+	if !w.files[ManifestName] && !lim.NoManifest {
 		return w.st, w.noManifest()
 	}
 	return w.st, nil
@@ -363,10 +366,11 @@ func readManifest(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-// Unpack checks an archive and writes its files into dir, which it creates (its parent
-// must exist, and dir must not). On any error it removes dir again.
+// Unpack checks an archive and writes its files into dir, which it creates readable by
+// its owner only (0700; its parent must exist, and dir must not). On any error it removes
+// dir again.
 func Unpack(data []byte, dir string, lim Limits) (st Stats, err error) {
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		return st, fmt.Errorf("unpack: %w", err)
 	}
 	defer func() {

@@ -33,9 +33,10 @@
 //   - more than Limits.MaxFiles entries (2000), a file larger than Limits.MaxFile (16 MiB),
 //     or more than Limits.MaxTotal bytes unpacked in all (64 MiB), counted as the data is
 //     decompressed, never trusting the sizes the archive declares;
-//   - no arena.toml at the root (with a hint when it sits one directory down).
+//   - no arena.toml at the root (with a hint when it sits one directory down), unless
+//     Limits.NoManifest.
 //
 // Files are written with mode 0644, or 0755 when the archive gives them any execute bit;
-// directories 0755. Nothing else of the archive's metadata (owners, times, special bits)
-// is kept.
+// directories 0755, except the directory unpacked into, which is its owner's alone
+// (0700). Nothing else of the archive's metadata (owners, times, special bits) is kept.
 package archive

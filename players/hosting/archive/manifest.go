@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -263,9 +262,10 @@ func SplitCommand(s string) ([]string, error) {
 }
 
 // ReadManifest parses the manifest of an archive unpacked into dir, accepting protocols
-// as ParseManifest does.
+// as ParseManifest does. It opens it with OpenRegular: a build may have left a link, a
+// FIFO or a device in its place, which is refused (ErrRefused) without blocking.
 func ReadManifest(dir string, protocols []string) (Manifest, error) {
-	f, err := os.Open(filepath.Join(dir, ManifestName))
+	f, err := OpenRegular(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return Manifest{}, err
 	}

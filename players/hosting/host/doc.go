@@ -19,6 +19,13 @@
 // learns of new submissions from the referee's notices on arena.v1.host.new, and lists
 // again every Config.Resync in case it missed one.
 //
+// Each name builds one version at a time, and a build holds one of Config.Concurrency
+// places for Config.BuildSlotHold at most, so that one player's slow build cannot hold the
+// others' back; Config.BuildTimeout kills it. What a build leaves must be regular files
+// and directories only (archive.CheckDir), and the host reads the manifest without
+// following a link or blocking on a FIFO (archive.OpenRegular). DIR and DIR/NAME are
+// made 0711, each version's directory 0700.
+//
 // The host never runs a submitted program itself: a Sandbox wraps each engine's command
 // line and runs each build. The sandbox is the caller's (arena host wires a bubblewrap
 // one); Unsandboxed runs them as plain processes of the host's user, for tests and for a

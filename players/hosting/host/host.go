@@ -21,6 +21,7 @@ import (
 // Defaults of Config.
 const (
 	DefaultBuildTimeout   = 5 * time.Minute
+	DefaultBuildSlotHold  = 20 * time.Second
 	DefaultDeaths         = 3
 	DefaultDeathWindow    = time.Minute
 	DefaultResync         = 30 * time.Second
@@ -40,8 +41,14 @@ type Config struct {
 	Dir string
 	// Sandbox runs the builds and wraps the engines' command lines. Required.
 	Sandbox Sandbox
-	// Concurrency is how many builds run at once; 0 means 1.
+	// Concurrency is how many builds run at once in their first BuildSlotHold; 0 means 1.
 	Concurrency int
+	// BuildSlotHold is how long a build keeps its place among the Concurrency: past it, it
+	// gives the place to the next build waiting and runs on beside it. A player builds one
+	// version at a time, so a player's slow build (a hostile one sleeps until its time
+	// runs out) holds back the others' by at most BuildSlotHold, and each player has at
+	// most one build running; 0 means DefaultBuildSlotHold.
+	BuildSlotHold time.Duration
 	// BuildTimeout bounds one build; 0 means DefaultBuildTimeout.
 	BuildTimeout time.Duration
 	// Engine are the engines' options (timeouts); the host sets Dir and Stderr.
@@ -63,7 +70,7 @@ type Config struct {
 // and running as that player. See the package documentation.
 type Host struct {
 	cfg    Config
-	builds chan struct{} // one token per build that may run
+	builds chan struct{} // one token per build that may run (see Config.BuildSlotHold)
 
 	mu    sync.Mutex
 	slots map[string]*slot
@@ -79,20 +86,25 @@ func New(cfg Config) (*Host, error) {
 		return nil, errors.New("hosted: no sandbox")
 	case cfg.Dir == "":
 		return nil, errors.New("hosted: no directory")
-	case cfg.Concurrency < 0 || cfg.Deaths < 0 || cfg.BuildTimeout < 0 || cfg.DeathWindow < 0 || cfg.Resync < 0 || cfg.RequestTimeout < 0:
+	case cfg.Concurrency < 0 || cfg.Deaths < 0 || cfg.BuildTimeout < 0 || cfg.BuildSlotHold < 0 || cfg.DeathWindow < 0 || cfg.Resync < 0 || cfg.RequestTimeout < 0:
 		return nil, errors.New("hosted: negative concurrency, deaths or duration")
 	}
 	dir, err := filepath.Abs(cfg.Dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Others may cross it (a sandbox's uid reaches its engine's directory through it),
+	// not list it.
+	if err := os.MkdirAll(dir, 0o711); err != nil {
 		return nil, fmt.Errorf("hosted: %w", err)
 	}
 	cfg.Dir = dir
 	cfg.Concurrency = max(cfg.Concurrency, 1)
 	if cfg.BuildTimeout == 0 {
 		cfg.BuildTimeout = DefaultBuildTimeout
+	}
+	if cfg.BuildSlotHold == 0 {
+		cfg.BuildSlotHold = DefaultBuildSlotHold
 	}
 	if cfg.Deaths == 0 {
 		cfg.Deaths = DefaultDeaths

@@ -116,8 +116,15 @@ func (b *bench) connect() *nats.Conn {
 }
 
 // host starts a host on dir until the returned function stops it.
-func (b *bench) host(dir string) (stop func()) {
-	h, err := New(Config{Conn: b.connect(), Dir: dir, Sandbox: Unsandboxed{}, Resync: 200 * time.Millisecond, Log: zerolog.Nop()})
+func (b *bench) host(dir string) (stop func()) { return b.hostWith(dir, nil) }
+
+// hostWith is host with edit applied to the host's Config, when not nil.
+func (b *bench) hostWith(dir string, edit func(*Config)) (stop func()) {
+	cfg := Config{Conn: b.connect(), Dir: dir, Sandbox: Unsandboxed{}, Resync: 200 * time.Millisecond, Log: zerolog.Nop()}
+	if edit != nil {
+		edit(&cfg)
+	}
+	h, err := New(cfg)
 	if err != nil {
 		b.t.Fatal(err)
 	}

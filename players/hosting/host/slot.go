@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,7 +168,7 @@ func (s *slot) dir(v int) string {
 func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int) (m archive.Manifest, dir string, ok bool) {
 	dir = s.dir(v)
 	marker := dir + builtSuffix
-	if b, err := os.ReadFile(marker); err == nil && string(b) == sub.SHA256 {
+	if b, err := readSmall(marker); err == nil && string(b) == sub.SHA256 && archive.CheckDir(dir) == nil {
 		if m, err := archive.ReadManifest(dir, engine.Names()); err == nil {
 			return m, dir, true
 		}
@@ -183,7 +184,9 @@ func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int
 		s.log.Error().Err(err).Msg("cannot clear the engine's directory")
 		return m, dir, false
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	// DIR/NAME lets the sandbox's uid through to its own sN, owned by that uid, but not
+	// list what is there; sN itself is the uid's alone (0700, archive.Unpack).
+	if err := os.MkdirAll(filepath.Dir(dir), 0o711); err != nil {
 		s.log.Error().Err(err).Msg("cannot make the player's directory")
 		return m, dir, false
 	}
@@ -207,22 +210,40 @@ func (s *slot) prepare(ctx context.Context, sub protocol.EngineSubmission, v int
 			}
 			return m, dir, false
 		}
+		// What the build left is read by the host (the manifest) and run: nothing in it
+		// may be a link or a special file.
+		if err := archive.CheckDir(dir); err != nil {
+			s.fail(ctx, v, protocol.EngineBuildFailed, fmt.Sprintf("%s\nthe build's result is refused: %v", bytes.TrimRight(out, "\n"), err))
+			return m, dir, false
+		}
+		if m, err = archive.ReadManifest(dir, engine.Names()); err != nil {
+			s.fail(ctx, v, protocol.EngineBuildFailed, fmt.Sprintf("%s\nthe build's result is refused: %v", bytes.TrimRight(out, "\n"), err))
+			return m, dir, false
+		}
 	}
-	if err := os.WriteFile(marker, []byte(sub.SHA256), 0o644); err != nil {
+	if err := os.WriteFile(marker, []byte(sub.SHA256), 0o600); err != nil {
 		s.log.Error().Err(err).Msg("cannot mark a build done")
 	}
 	s.report(ctx, v, protocol.EngineBuilt, string(out))
 	return m, dir, true
 }
 
-// build runs a build in the sandbox, when a build may run.
+// build runs a build in the sandbox, when a build may run; it gives its place up to the
+// next build once it has run for Config.BuildSlotHold.
 func (s *slot) build(ctx context.Context, dir, shell string) ([]byte, error) {
 	select {
 	case s.h.builds <- struct{}{}:
-		defer func() { <-s.h.builds }()
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	var once sync.Once
+	release := func() { once.Do(func() { <-s.h.builds }) }
+	defer release()
+	hold := time.AfterFunc(s.h.cfg.BuildSlotHold, func() {
+		s.log.Info().Str("dir", dir).Dur("after", s.h.cfg.BuildSlotHold).Msg("a slow build gives its place to the next and runs on")
+		release()
+	})
+	defer hold.Stop()
 	bctx, cancel := context.WithTimeoutCause(ctx, s.h.cfg.BuildTimeout, fmt.Errorf("the build took longer than %v", s.h.cfg.BuildTimeout))
 	defer cancel()
 	start := time.Now()
@@ -378,6 +399,17 @@ func (s *slot) clean(v int) {
 			s.log.Warn().Err(err).Msg("cannot remove an old version")
 		}
 	}
+}
+
+// readSmall reads a small file the host wrote (a build's marker), as archive.OpenRegular
+// opens it: never through a link, never blocking.
+func readSmall(path string) ([]byte, error) {
+	f, err := archive.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 4096))
 }
 
 // lastLine is the last line of a log, for a log entry.

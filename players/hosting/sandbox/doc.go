@@ -3,8 +3,9 @@
 // private temporary directory, and limits on CPU time, memory, processes and file size.
 //
 // A submitted engine comes as a directory (Config.Dir) with a build command and a run
-// command. Build runs the build command in a sandbox that may write the directory;
-// Command turns the run command into the command line of a sandbox that may only read
+// command. Build runs the build command in a sandbox that works in a scratch copy of the
+// directory, a tmpfs of Limits.BuildSize bytes, and copies its result back (only regular
+// files and directories, at most BuildSize bytes in all); Command turns the run command into the command line of a sandbox that may only read
 // it, to be started by the engine bridge (players/engine), which speaks to it over
 // standard input and output as to any engine:
 //
@@ -16,7 +17,8 @@
 // # What the program sees
 //
 // The directory is mounted at /engine, its working directory: read-only, or read-write
-// for Build (Config.Writable). Besides it the program sees the system's /usr read-only
+// (Config.Writable); for Build, /engine is the scratch copy, and the directory itself is
+// read-only at /engine-source. Besides it the program sees the system's /usr read-only
 // (with the /bin, /lib, /lib64 and /sbin links or directories as the system has them),
 // the few files of /etc that programs need to start (the dynamic linker's cache,
 // /etc/passwd and /etc/group, /etc/alternatives through which Debian's cc goes), a /proc
@@ -24,7 +26,9 @@
 // bytes each, /tmp and /dev/shm. Everything else is read-only or absent: the root
 // directory, /dev, and every file of the host outside /usr and those few of /etc, the
 // engine's neighbours in particular. Its environment is PATH, HOME=/tmp, TMPDIR=/tmp and
-// LANG=C.UTF-8, plus Config.Env.
+// LANG=C.UTF-8, plus Config.Env, and nothing else: the command line starts with env -i,
+// so that bwrap, and its init that is pid 1 of the sandbox, start with that environment
+// too, not the caller's (the sandbox can read theirs in /proc/1/environ).
 //
 // It runs in namespaces of its own (user, mount, pid, network, IPC, UTS, cgroup): it has
 // only a loopback interface of its own, so it reaches nothing on the host or beyond; it

@@ -26,7 +26,8 @@ func (h Host) Command(dir string, argv []string) ([]string, error) {
 }
 
 // Build hands dir to its sandbox's uid (Prepare) and runs the shell command in a
-// writable sandbox of dir, within BuildWall; it returns the output's tail.
+// sandbox of dir as Build does (in a scratch copy of Limits.BuildSize, its result copied
+// back), within BuildWall; it returns the output's tail.
 func (h Host) Build(ctx context.Context, dir, shell string) ([]byte, error) {
 	if err := Prepare(dir, 0); err != nil {
 		return nil, err
@@ -35,5 +36,5 @@ func (h Host) Build(ctx context.Context, dir, shell string) ([]byte, error) {
 	if wall <= 0 {
 		wall = DefaultBuildWall
 	}
-	return Build(ctx, Config{Dir: dir, Writable: true, Limits: h.Limits}, shell, wall)
+	return Build(ctx, Config{Dir: dir, Limits: h.Limits}, shell, wall)
 }

@@ -214,11 +214,7 @@ func TestDiskFiller(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, dir := newDir(t)
-			if err := os.WriteFile(filepath.Join(dir, "engine.txt"), []byte("mine\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			prepare(t, dir)
+			_, dir := mineDir(t)
 			tag := proctag.Track(t, "sandbox-disk")
 			// First a file named after the tag in /tmp, which must not reach the host's;
 			// the shell's complaints are left out.

@@ -125,6 +125,18 @@ func newDir(t testing.TB) (base, dir string) {
 	return base, dir
 }
 
+// mineDir returns an engine directory (newDir) holding one file, engine.txt, handed to
+// its sandbox's uid.
+func mineDir(t testing.TB) (base, dir string) {
+	t.Helper()
+	base, dir = newDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "engine.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prepare(t, dir)
+	return base, dir
+}
+
 // emptyDir returns an empty engine directory (newDir) handed to its sandbox's uid.
 func emptyDir(t testing.TB) string {
 	t.Helper()

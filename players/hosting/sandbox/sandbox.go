@@ -20,6 +20,10 @@ import (
 // directory.
 const MountPoint = "/engine"
 
+// SourcePoint is where a build sees Config.Dir, read-only, while it works in a copy of it
+// at MountPoint.
+const SourcePoint = "/engine-source"
+
 // The uids that Command chooses from for a caller running as root whose Config.UID is 0:
 // UIDBase up to UIDBase+UIDCount-1, far above the uids of people and services.
 const (
@@ -60,6 +64,10 @@ type Limits struct {
 	// TmpSize is the size of each of the sandbox's two private tmpfs, /tmp and /dev/shm,
 	// in bytes. Past it, writes fail with ENOSPC.
 	TmpSize int64
+	// BuildSize is the size of a build's scratch space, the tmpfs at /engine in which it
+	// works, in bytes: past it, its writes fail with ENOSPC. It also bounds the result
+	// that Build copies back into Config.Dir.
+	BuildSize int64
 }
 
 // DefaultLimits returns limits under which engines written in C, Go, Python or sh, and the
@@ -77,20 +85,23 @@ type Limits struct {
 //   - FileSize: 64 MiB, far above an engine's binary.
 //   - TmpSize: 128 MiB each for /tmp and /dev/shm, taken from the machine's memory as
 //     they fill.
+//   - BuildSize: 256 MiB for a build's /engine, from the machine's memory too: an
+//     engine's sources and binaries take a few MiB (a Go build's cache goes to /tmp).
 func DefaultLimits() Limits {
 	return Limits{
-		CPU:      time.Hour,
-		Memory:   2 << 30,
-		Procs:    64 + 2*runtime.NumCPU(),
-		FileSize: 64 << 20,
-		TmpSize:  128 << 20,
+		CPU:       time.Hour,
+		Memory:    2 << 30,
+		Procs:     64 + 2*runtime.NumCPU(),
+		FileSize:  64 << 20,
+		TmpSize:   128 << 20,
+		BuildSize: 256 << 20,
 	}
 }
 
 // resolve fills zero fields with DefaultLimits' and refuses negative ones.
 func (l Limits) resolve() (Limits, error) {
 	d := DefaultLimits()
-	if l.CPU < 0 || l.Memory < 0 || l.Procs < 0 || l.FileSize < 0 || l.TmpSize < 0 {
+	if l.CPU < 0 || l.Memory < 0 || l.Procs < 0 || l.FileSize < 0 || l.TmpSize < 0 || l.BuildSize < 0 {
 		return l, fmt.Errorf("sandbox: negative limit in %+v", l)
 	}
 	if l.CPU == 0 {
@@ -107,6 +118,9 @@ func (l Limits) resolve() (Limits, error) {
 	}
 	if l.TmpSize == 0 {
 		l.TmpSize = d.TmpSize
+	}
+	if l.BuildSize == 0 {
+		l.BuildSize = d.BuildSize
 	}
 	return l, nil
 }
@@ -131,7 +145,8 @@ type Config struct {
 	// program's working directory. It must exist, and the sandbox's uid must be able to
 	// reach it (Prepare).
 	Dir string
-	// Writable lets the program write Dir, as a build must; a running engine may not.
+	// Writable lets the program write Dir in place; a running engine may not. Build does
+	// not use it: a build writes a scratch copy of Dir (see Build).
 	Writable bool
 	// Limits bound the program; zero fields take DefaultLimits' values.
 	Limits Limits
@@ -142,6 +157,10 @@ type Config struct {
 	// Env is added to the program's environment, as KEY=VALUE, after (and over) PATH,
 	// HOME=/tmp, TMPDIR=/tmp and LANG=C.UTF-8.
 	Env []string
+
+	// scratch (Build) mounts Dir read-only at SourcePoint and a tmpfs of Limits.BuildSize
+	// at MountPoint, instead of Dir at MountPoint.
+	scratch bool
 }
 
 // DirUID returns the uid that a sandbox of dir runs as when the caller is root and the
@@ -199,10 +218,11 @@ func checkDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// Command returns the command line that runs argv in the sandbox cfg describes: bwrap,
-// its options, "--", and the limits' wrapper with argv, preceded, when the caller runs as
-// root, by setpriv switching to the sandbox's uid. argv[0] is looked up in the sandbox's
-// PATH, or relative to /engine when it holds a slash ("./engine").
+// Command returns the command line that runs argv in the sandbox cfg describes: env -i
+// with the program's environment, then, when the caller runs as root, setpriv switching
+// to the sandbox's uid, then bwrap, its options, "--", and the limits' wrapper with argv.
+// argv[0] is looked up in the sandbox's PATH, or relative to /engine when it holds a
+// slash ("./engine").
 //
 // The command line behaves as the program would on standard input, output and error, and
 // exits with its status (128+N when a signal N killed it, as bwrap reports it). It is
@@ -234,7 +254,15 @@ func Command(cfg Config, argv []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoBwrap, err)
 	}
-	var cmd []string
+	// bwrap's own processes, the sandbox's init among them, keep the environment bwrap
+	// starts with, which any process of the sandbox reads in /proc/1/environ: env -i
+	// starts setpriv and bwrap with the program's environment, nothing of the caller's,
+	// whoever starts the command line and with whatever environment.
+	envProg, err := exec.LookPath("env")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: env (coreutils) not found: %w", err)
+	}
+	cmd := append([]string{envProg, "-i", "--"}, env...)
 	if switchTo {
 		setpriv, err := exec.LookPath("setpriv")
 		if err != nil {
@@ -246,7 +274,7 @@ func Command(cfg Config, argv []string) ([]string, error) {
 		cmd = append(cmd, setpriv, "--reuid="+u, "--regid="+u, "--clear-groups", "--")
 	}
 	cmd = append(cmd, bwrap)
-	cmd = append(cmd, bwrapOptions(dir, cfg.Writable, lim)...)
+	cmd = append(cmd, bwrapOptions(dir, cfg.Writable, cfg.scratch, lim)...)
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		cmd = append(cmd, "--setenv", k, v)
@@ -264,10 +292,11 @@ var etcFiles = []string{
 	"/etc/alternatives",
 }
 
-// bwrapOptions returns bwrap's options for a sandbox of dir. The order matters: the
-// tmpfs go on /dev before it is made read-only, and the root is made read-only last,
-// once everything is mounted on it.
-func bwrapOptions(dir string, writable bool, lim Limits) []string {
+// bwrapOptions returns bwrap's options for a sandbox of dir, mounted at MountPoint
+// (writable or not), or for a build's scratch space (see Config.scratch). The order
+// matters: the tmpfs go on /dev before it is made read-only, and the root is made
+// read-only last, once everything is mounted on it.
+func bwrapOptions(dir string, writable, scratch bool, lim Limits) []string {
 	args := []string{
 		"--die-with-parent",
 		// Every namespace; --unshare-user as well, which --unshare-all only tries, so
@@ -294,18 +323,22 @@ func bwrapOptions(dir string, writable bool, lim Limits) []string {
 		args = append(args, "--ro-bind-try", f, f)
 	}
 	size := strconv.FormatInt(lim.TmpSize, 10)
-	bind := "--ro-bind"
-	if writable {
-		bind = "--bind"
+	engine := []string{"--ro-bind", dir, MountPoint}
+	switch {
+	case scratch:
+		engine = []string{"--ro-bind", dir, SourcePoint, "--size", strconv.FormatInt(lim.BuildSize, 10), "--tmpfs", MountPoint}
+	case writable:
+		engine[0] = "--bind"
 	}
-	return append(args,
+	args = append(args,
 		"--proc", "/proc",
 		"--dev", "/dev",
 		// Without a size a tmpfs may take half the machine's memory: /dev/shm is one on
 		// bwrap's /dev, and the root and /dev are tmpfs too, hence read-only below.
 		"--size", size, "--tmpfs", "/dev/shm",
-		"--size", size, "--tmpfs", "/tmp",
-		bind, dir, MountPoint,
+		"--size", size, "--tmpfs", "/tmp")
+	args = append(args, engine...)
+	return append(args,
 		"--remount-ro", "/dev",
 		"--remount-ro", "/",
 		"--chdir", MountPoint,

@@ -34,6 +34,11 @@ func TestCommandLine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			env := []string{"-i", "--", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "GOMAXPROCS=1", "HOME=/engine"}
+			if filepath.Base(argv[0]) != "env" || !slices.Equal(argv[1:len(env)+1], env) {
+				t.Fatalf("argv starts %q, want env %q", argv[:min(len(argv), len(env)+1)], env)
+			}
+			argv = argv[len(env)+1:]
 			if os.Geteuid() == 0 {
 				u := strconv.Itoa(DirUID(dir))
 				if want := []string{"--reuid=" + u, "--regid=" + u, "--clear-groups", "--"}; filepath.Base(argv[0]) != "setpriv" || !slices.Equal(argv[1:5], want) {

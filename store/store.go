@@ -169,12 +169,16 @@ type Game struct {
 // Ladder entry statuses. A validating entry plays its validation games; an active one is
 // rated and scheduled while present; a failed one forfeited validation (Reason says how)
 // and plays no more; a retired one was replaced by a newer version of its player, or
-// the ladder ended.
+// the ladder ended. A disabled one was stopped by the teacher, and its player may not
+// enter again until it is enabled; a removed one is out of the ladder, its games
+// unrated, and its player may enter again with a new version.
 const (
 	EntryValidating = "validating"
 	EntryActive     = "active"
 	EntryFailed     = "failed"
 	EntryRetired    = "retired"
+	EntryDisabled   = "disabled"
+	EntryRemoved    = "removed"
 )
 
 // Ladder phases and game phases.

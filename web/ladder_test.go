@@ -37,6 +37,7 @@ func ladderSpec(deadline string, entrants ...string) organizer.Spec {
 		s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	}
 	s.Deadline = deadline
+	s.GamesPerHour = 36000
 	s.FinalTop = 2
 	s.FinalRounds = 1
 	s.TimeControl = "2s"

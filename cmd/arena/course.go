@@ -10,6 +10,7 @@ import (
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/organizer/course"
+	"github.com/arenaref/arena/tournament"
 )
 
 func courseSubcommands() []cli.Subcommand {
@@ -33,6 +34,8 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opponent := fs.String("validation-opponent", organizer.DefaultValidationOpponent, "the built-in agent validation games are played against")
 	top := fs.Int("final-top", organizer.DefaultFinalTop, "how many of the top entries play the final phase")
 	rounds := fs.Int("final-rounds", organizer.DefaultFinalRounds, "rounds of the final round-robin")
+	strikes := fs.Int("time-strikes", tournament.DefaultTimeStrikes, "validation games an entry may lose on time before it fails (CodinGame: 3)")
+	perHour := fs.Int("games-per-hour", tournament.DefaultGamesPerHour, "rated games each entrant may start in an hour: the ladder's pace")
 	openings := fs.String("openings", "", "an openings file for the final phase (arena openings)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -58,6 +61,7 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	spec.Name = "course " + filepath.Base(filepath.Clean(*dir))
 	spec.Game, spec.TimeControl, spec.Deadline, spec.Concurrency = *gameName, *tc, *deadline, *concurrency
 	spec.ValidationGames, spec.ValidationOpponent, spec.FinalTop, spec.FinalRounds = *validation, *opponent, *top, *rounds
+	spec.TimeStrikes, spec.GamesPerHour = *strikes, *perHour
 	var openingsText string
 	if *openings != "" {
 		b, err := os.ReadFile(*openings)

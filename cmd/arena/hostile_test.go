@@ -58,7 +58,7 @@ func TestHostileSubmissionsAreContained(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "students.csv"), roster)
 	code, out, errOut := runCLI(t, "course", "init", "--roster", filepath.Join(dir, "students.csv"), "--db", db,
 		"--dir", filepath.Join(dir, "course"), "--nats-url", busURL, "--deadline", "10m", "--tc", "1s",
-		"--validation-games", "1", "--concurrency", "2")
+		"--validation-games", "1", "--concurrency", "2", "--games-per-hour", "36000")
 	if code != 0 {
 		t.Fatalf("course init: %d\n%s%s", code, out, errOut)
 	}

@@ -97,7 +97,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED")
 	for _, t := range reply.Tournaments {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\n", t.ID, t.Name, t.Game, t.Format, t.Status, t.Played, t.Total, t.Created)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Game, t.Format, t.Status, report.GamesCell(t.Played, t.Total), t.Created)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -94,6 +94,43 @@ func rankCell(rank int) string {
 	return strconv.Itoa(rank)
 }
 
+// WriteTournaments prints tournaments as arena status lists them, one a line.
+func WriteTournaments(w io.Writer, ts []protocol.TournamentStatus) error {
+	rows := make([]string, len(ts))
+	for i, t := range ts {
+		rows[i] = fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", t.ID, t.Name, t.Game, t.Format, t.Status, GamesCell(t.Played, t.Total), t.Created)
+	}
+	return writeTable(w, "no tournaments", "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED", rows)
+}
+
+// WritePlayers prints the players a referee has heard from, as arena players lists them.
+func WritePlayers(w io.Writer, players []protocol.PlayerStatus) error {
+	rows := make([]string, len(players))
+	for i, p := range players {
+		games := "any"
+		if len(p.Games) > 0 {
+			games = fmt.Sprint(p.Games)
+		}
+		rows[i] = fmt.Sprintf("%s\t%s\t%s\t%s\t%v\t%s", p.Name, p.Agent, p.Version, games, p.Connected, p.LastSeen)
+	}
+	return writeTable(w, "no players have said hello", "NAME\tAGENT\tVERSION\tGAMES\tCONNECTED\tLAST SEEN", rows)
+}
+
+// writeTable prints a table of tab-separated rows under header, or empty when there are
+// no rows.
+func writeTable(w io.Writer, empty, header string, rows []string) error {
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, empty)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, r)
+	}
+	return tw.Flush()
+}
+
 // GamesCell is a tournament's games as a list of tournaments prints them: played of
 // total, or played alone for a tournament whose games are not known in advance (a
 // ladder pairs them while it runs).

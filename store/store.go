@@ -364,6 +364,10 @@ type Submissions interface {
 	// with ErrNotFound; an unknown state or a log over MaxSubmissionLog bytes with
 	// ErrInvalid.
 	SetSubmissionState(ctx context.Context, name string, version int, state, log string) (Submission, error)
+	// PruneSubmissions deletes name's submissions but the newest keep (at least one) and
+	// the newest that has not failed (the one a host runs), and returns the versions it
+	// deleted, oldest first.
+	PruneSubmissions(ctx context.Context, name string, keep int) ([]int, error)
 }
 
 // Ladders keeps the entries, game tags and state of ladders. Games of a ladder are recorded

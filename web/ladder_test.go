@@ -279,3 +279,22 @@ func TestTTLCache(t *testing.T) {
 		t.Errorf("after a failed fill: got %d, want a new fill", v)
 	}
 }
+
+func TestLastLogLine(t *testing.T) {
+	long := strings.Repeat("é", 150) // 300 bytes
+	tests := []struct {
+		name, log, want string
+	}{
+		{"empty", "", ""},
+		{"the last line", "a\nb\nexit status 3\n", "exit status 3"},
+		{"blank lines after", "a\nerror: x\n\n  \n", "error: x"},
+		{"cut on a rune", long, strings.Repeat("é", 100) + "…"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := lastLogLine(tc.log); got != tc.want {
+				t.Errorf("lastLogLine = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

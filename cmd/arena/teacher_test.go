@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // two students' built-in players) and the teacher's commands on its database while the
 // referee plays the ladder: arena course entries lists both entries active; disable stops
 // alice's games with the teacher's reason; enable puts her back through validation to
-// active; remove takes bob out.
+// active; remove takes bob out; and arena status shows the ladder's games and ranks.
 func TestTeacherCommands(t *testing.T) {
 	b := buildBinaries(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -117,4 +118,11 @@ func TestTeacherCommands(t *testing.T) {
 	if out, err := course("enable", "--db", db, "carol"); err == nil || !strings.Contains(out, "carol has no entry") {
 		t.Errorf("enable a player without an entry: %v\n%s", err, out)
 	}
+	// arena status of the ladder: its games without a total, no Elo column, bob removed.
+	status, err := exec.CommandContext(ctx, b.arena, "status", "--nats", busURL, "--credentials", filepath.Join(dir, "course", "teacher.cred"), "1").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^1 +course course +othello +ladder +running +[1-9][0-9]* `).Match(status) ||
+		strings.Contains(string(status), "Elo") || !regexp.MustCompile(`(?m)^ +- +bob +.* removed: removed by the teacher`).Match(status) {
+		t.Errorf("arena status 1: %v\n%s", err, status)
+	}
+	t.Logf("arena status 1:\n%s", status)
 }

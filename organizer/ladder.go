@@ -533,13 +533,20 @@ type Validation struct {
 	TimeLosses int
 }
 
+// ValidationSlack is how long before an entry's validation began (e.Updated) a game may
+// seem to have started and still count: a game played by a worker on another machine
+// has that machine's clock. A teacher enables a failed entry again minutes after its
+// last game, not seconds.
+const ValidationSlack = 5 * time.Second
+
 // ValidationOf counts entry e's validation games among games, those that started since
-// its current validation did (e.Updated: an entry the teacher enabled again validates
-// afresh).
+// its current validation did (e.Updated, less ValidationSlack: an entry the teacher
+// enabled again validates afresh), and those whose start is unknown.
 func ValidationOf(games []store.LadderGame, e *store.LadderEntry) Validation {
 	var v Validation
+	since := e.Updated.Add(-ValidationSlack)
 	for _, g := range games {
-		if g.Phase != store.PhaseValidation || g.Started.Before(e.Updated) {
+		if g.Phase != store.PhaseValidation || !g.Started.IsZero() && g.Started.Before(since) {
 			continue
 		}
 		for seat, id := range g.Entries {

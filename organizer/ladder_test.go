@@ -203,8 +203,11 @@ func TestValidationOf(t *testing.T) {
 			game(1, []int64{7, 0}, []float64{0, 1}, protocol.ReasonDisconnected),
 		}, organizer.Validation{}},
 		{"before a fresh validation", []store.LadderGame{
-			game(-time.Second, []int64{7, 0}, []float64{0, 1}, protocol.ReasonTimeForfeit),
+			game(-time.Minute, []int64{7, 0}, []float64{0, 1}, protocol.ReasonTimeForfeit),
 			game(1, []int64{7, 0}, []float64{1, 0}, protocol.ReasonNormal),
+		}, organizer.Validation{Played: 1}},
+		{"on a worker whose clock is behind", []store.LadderGame{
+			game(-organizer.ValidationSlack+time.Millisecond, []int64{7, 0}, []float64{1, 0}, protocol.ReasonNormal),
 		}, organizer.Validation{Played: 1}},
 		{"another entry's", []store.LadderGame{
 			game(1, []int64{8, 0}, []float64{0, 1}, protocol.ReasonTimeForfeit),

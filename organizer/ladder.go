@@ -629,6 +629,11 @@ func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressF
 		}
 	}
 	if e.phase == store.PhaseValidation {
+		// A status the teacher set meanwhile wins over this game's verdict.
+		l.refreshed = time.Time{}
+		if err := l.refresh(ctx); err != nil {
+			return err
+		}
 		for seat, id := range e.entries {
 			if id == 0 {
 				continue

@@ -317,7 +317,8 @@ func (d *Director) record(ctx context.Context, tid int64, gameName string, elo r
 	}
 	rec := gameRecord(tid, p, res)
 	rec.Ladder = tag
-	if len(res.Players) == 2 && Rated(res.Reason) {
+	// A ladder game lost by going away is not rated (LadderRated).
+	if len(res.Players) == 2 && Rated(res.Reason) && (tag == nil || tag.Phase == store.PhaseFinal || !tournament.WentAway(res.Reason)) {
 		a, b := res.Players[0], res.Players[1]
 		ra, rb := elo.Rating(current, a), elo.Rating(current, b)
 		na, nb := elo.Update(ra, rb, res.Scores[0])

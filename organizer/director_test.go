@@ -52,6 +52,12 @@ func newDirectorOn(t *testing.T, queued bool) (*organizer.Director, *sqlite.DB) 
 // a test that makes Directors of its own on them.
 func newDirectorConfig(t *testing.T, queued bool) (organizer.Config, *sqlite.DB) {
 	t.Helper()
+	return newDirectorConfigBeat(t, queued, 100*time.Millisecond)
+}
+
+// newDirectorConfigBeat is newDirectorConfig with players' hellos every heartbeat.
+func newDirectorConfigBeat(t *testing.T, queued bool, heartbeat time.Duration) (organizer.Config, *sqlite.DB) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	opts := embedded.Options{}
@@ -77,7 +83,7 @@ func newDirectorConfig(t *testing.T, queued bool) (organizer.Config, *sqlite.DB)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ref.StartLobby(ctx, 100*time.Millisecond); err != nil {
+	if err := ref.StartLobby(ctx, heartbeat); err != nil {
 		t.Fatal(err)
 	}
 	cfg := organizer.Config{Store: db, Referee: ref, NATSURL: srv.URL(), Version: "test", Log: zerolog.Nop()}

@@ -128,6 +128,12 @@ type ladderRun struct {
 	session   Session         // where the ladder's games are played
 	inValid   map[int64]int   // validation games running, by entry
 	board     []LeaderRow     // ratings as of the last recorded game
+	// away holds the players that lost a game by not being there, with when: they are
+	// not paired again until they say hello after it.
+	away map[string]time.Time
+	// started is when each entry last started a rated game, for the pace.
+	started   map[int64]time.Time
+	refreshed time.Time // when entries were last read back from the store
 }
 
 // ladderEnded is one game of the ladder that ended, for the loop that started it.
@@ -178,6 +184,7 @@ func (d *Director) runLadder(ctx context.Context, t store.Tournament, s Spec, dr
 		elo:     ratings.Elo{K: s.EloK, Initial: ratings.DefaultInitial},
 		entries: map[int64]*store.LadderEntry{}, current: map[string]int64{},
 		busy: map[string]bool{}, inValid: map[int64]int{},
+		away: map[string]time.Time{}, started: map[int64]time.Time{},
 	}
 	if l.session, err = d.exec.Open(refereeID(t.ID)); err != nil {
 		return err
@@ -276,6 +283,9 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 			l.log.Info().Msg("deadline: no new entries or games; the final phase follows")
 		}
 		if !stopping {
+			if err := l.refresh(ctx); err != nil {
+				return err
+			}
 			if err := l.syncEntrants(ctx); err != nil {
 				return err
 			}
@@ -332,6 +342,40 @@ func (l *ladderRun) open(ctx context.Context, drain <-chan struct{}, progress Pr
 	return nil
 }
 
+// refresh adopts the statuses set in the store by others since the ladder last looked
+// (arena course disable, enable, remove), at most once a tick.
+func (l *ladderRun) refresh(ctx context.Context) error {
+	if time.Since(l.refreshed) < ladderTick {
+		return nil
+	}
+	l.refreshed = time.Now()
+	entries, err := l.d.db.LadderEntries(ctx, l.id)
+	if err != nil {
+		return err
+	}
+	changed := false
+	for _, stored := range entries {
+		e, ok := l.entries[stored.ID]
+		if !ok || e.Status == stored.Status && e.Reason == stored.Reason {
+			continue
+		}
+		l.log.Info().Str("player", e.Player).Str("version", e.Version).Str("status", stored.Status).Str("reason", stored.Reason).Msg("entry changed in the store")
+		e.Status, e.Reason, e.Updated = stored.Status, stored.Reason, stored.Updated
+		changed = true
+	}
+	if changed {
+		l.rate()
+	}
+	return nil
+}
+
+// barred reports whether a player may not enter again: the teacher disabled its
+// current entry.
+func (l *ladderRun) barred(player string) bool {
+	cur, ok := l.current[player]
+	return ok && l.entries[cur].Status == store.EntryDisabled
+}
+
 // syncEntrants makes an entry of every present player that plays the ladder's game, and a
 // new entry of a player that came back with a new version, retiring the old one.
 func (l *ladderRun) syncEntrants(ctx context.Context) error {
@@ -339,7 +383,7 @@ func (l *ladderRun) syncEntrants(ctx context.Context) error {
 		if !p.Connected || p.Name == l.s.ValidationOpponent || !playsGame(p.Games, l.g) {
 			continue
 		}
-		if len(l.s.Players) > 0 && !slices.Contains(l.s.Players, p.Name) {
+		if len(l.s.Players) > 0 && !slices.Contains(l.s.Players, p.Name) || l.barred(p.Name) {
 			continue
 		}
 		cur, known := l.current[p.Name]
@@ -395,9 +439,28 @@ func (l *ladderRun) setStatus(ctx context.Context, e *store.LadderEntry, status,
 }
 
 // playable reports whether entry e can start a game now: it is its player's current
-// entry, the player is present and idle.
-func (l *ladderRun) playable(e *store.LadderEntry) bool {
-	return l.current[e.Player] == e.ID && !l.busy[e.Player] && l.d.ref.Connected(e.Player)
+// entry, the player is present and idle, and back if it went away (seen, the time of
+// its last hello, by player).
+func (l *ladderRun) playable(e *store.LadderEntry, seen map[string]time.Time) bool {
+	if l.current[e.Player] != e.ID || l.busy[e.Player] || !l.d.ref.Connected(e.Player) {
+		return false
+	}
+	if left, ok := l.away[e.Player]; ok {
+		if !seen[e.Player].After(left) {
+			return false
+		}
+		delete(l.away, e.Player)
+	}
+	return true
+}
+
+// lastSeen is the time of every player's last hello.
+func (l *ladderRun) lastSeen() map[string]time.Time {
+	seen := map[string]time.Time{}
+	for _, p := range l.d.ref.Players() {
+		seen[p.Name] = p.LastSeen
+	}
+	return seen
 }
 
 // next chooses the next game: a validation game for an entry that needs one, else the
@@ -408,14 +471,15 @@ func (l *ladderRun) next() (referee.Match, string, []int64, bool) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	played := l.validationPlayed()
+	seen := l.lastSeen()
+	now := time.Now()
 	for _, id := range ids {
 		e := l.entries[id]
-		if e.Status != store.EntryValidating || !l.playable(e) || played[id]+l.inValid[id] >= l.s.ValidationGames {
+		if e.Status != store.EntryValidating || !l.playable(e, seen) || l.validation(e).Played+l.inValid[id] >= l.s.ValidationGames {
 			continue
 		}
 		players, entries := []string{e.Player, l.s.ValidationOpponent}, []int64{id, 0}
-		if (played[id]+l.inValid[id])%2 == 1 {
+		if (l.validation(e).Played+l.inValid[id])%2 == 1 {
 			players, entries = []string{l.s.ValidationOpponent, e.Player}, []int64{0, id}
 		}
 		l.inValid[id]++
@@ -429,7 +493,7 @@ func (l *ladderRun) next() (referee.Match, string, []int64, bool) {
 	var cs []tournament.Contender
 	for _, id := range ids {
 		e := l.entries[id]
-		if e.Status != store.EntryActive || !l.playable(e) {
+		if e.Status != store.EntryActive || !l.playable(e, seen) || !tournament.Paced(l.started[id], l.s.GamesPerHour, now) {
 			continue
 		}
 		r := rows[id]
@@ -445,6 +509,7 @@ func (l *ladderRun) next() (referee.Match, string, []int64, bool) {
 	}
 	ea, eb := l.entries[a], l.entries[b]
 	l.busy[ea.Player], l.busy[eb.Player] = true, true
+	l.started[a], l.started[b] = now, now
 	return l.match([]string{ea.Player, eb.Player}, nil), store.PhaseLadder, []int64{a, b}, true
 }
 
@@ -456,22 +521,49 @@ func (l *ladderRun) match(players []string, opening []string) referee.Match {
 	}
 }
 
-// validationPlayed counts each entry's validation games that count towards passing: all
-// but those it lost by going away (disconnected, absent, nobody listening), which it
-// plays again when it is back.
-func (l *ladderRun) validationPlayed() map[int64]int {
-	n := map[int64]int{}
-	for _, g := range l.games {
-		if g.Phase != store.PhaseValidation {
+// validation counts entry e's validation games of its current validation.
+func (l *ladderRun) validation(e *store.LadderEntry) Validation { return ValidationOf(l.games, e) }
+
+// Validation is how far an entry has got in its validation.
+type Validation struct {
+	// Played counts the games towards passing: all but those it lost by going away
+	// (disconnected, absent, nobody listening) or on time, which it plays again.
+	Played int
+	// TimeLosses counts the games it lost on time: strikes.
+	TimeLosses int
+}
+
+// ValidationSlack is how long before an entry's validation began (e.Updated) a game may
+// seem to have started and still count: a game played by a worker on another machine
+// has that machine's clock. A teacher enables a failed entry again minutes after its
+// last game, not seconds.
+const ValidationSlack = 5 * time.Second
+
+// ValidationOf counts entry e's validation games among games, those that started since
+// its current validation did (e.Updated, less ValidationSlack: an entry the teacher
+// enabled again validates afresh), and those whose start is unknown.
+func ValidationOf(games []store.LadderGame, e *store.LadderEntry) Validation {
+	var v Validation
+	since := e.Updated.Add(-ValidationSlack)
+	for _, g := range games {
+		if g.Phase != store.PhaseValidation || !g.Started.IsZero() && g.Started.Before(since) {
 			continue
 		}
 		for seat, id := range g.Entries {
-			if id != 0 && !(tournament.WentAway(g.Reason) && seat < len(g.Scores) && g.Scores[seat] == 0) {
-				n[id]++
+			if id != e.ID {
+				continue
+			}
+			lost := seat < len(g.Scores) && g.Scores[seat] == 0
+			switch {
+			case lost && g.Reason == protocol.ReasonTimeForfeit:
+				v.TimeLosses++
+			case lost && tournament.WentAway(g.Reason):
+			default:
+				v.Played++
 			}
 		}
 	}
-	return n
+	return v
 }
 
 // firsts counts the rated games entry id played in the first seat.
@@ -527,25 +619,41 @@ func (l *ladderRun) ended(ctx context.Context, e ladderEnded, progress ProgressF
 		return err
 	}
 	l.games = append(l.games, store.LadderGame{
-		GameSummary: store.GameSummary{Index: e.index, Players: e.res.Players, Result: e.res.Result, Reason: e.res.Reason, Scores: e.res.Scores},
-		LadderTag:   *tag,
+		GameSummary: store.GameSummary{Index: e.index, Players: e.res.Players, Result: e.res.Result, Reason: e.res.Reason,
+			Scores: e.res.Scores, Started: e.res.Started, Ended: e.res.Ended},
+		LadderTag: *tag,
 	})
+	for seat, p := range e.res.Players {
+		if e.entries[seat] != 0 && tournament.WentAway(e.res.Reason) && e.res.Scores[seat] == 0 {
+			l.away[p] = time.Now()
+		}
+	}
 	if e.phase == store.PhaseValidation {
+		// A status the teacher set meanwhile wins over this game's verdict.
+		l.refreshed = time.Time{}
+		if err := l.refresh(ctx); err != nil {
+			return err
+		}
 		for seat, id := range e.entries {
 			if id == 0 {
 				continue
 			}
 			ent := l.entries[id]
+			v := l.validation(ent)
 			switch {
-			case e.res.Forfeit == seat && tournament.FailsValidation(e.res.Reason):
+			case ent.Status != store.EntryValidating:
+			case e.res.Forfeit == seat && tournament.FailsValidation(e.res.Reason, v.TimeLosses, l.s.TimeStrikes):
 				reason := e.res.Reason
 				if e.res.Detail != "" {
 					reason += ": " + e.res.Detail
 				}
+				if e.res.Reason == protocol.ReasonTimeForfeit {
+					reason += fmt.Sprintf(" (validation game %d of %d lost on time)", v.TimeLosses, l.s.TimeStrikes)
+				}
 				if err := l.setStatus(ctx, ent, store.EntryFailed, reason); err != nil {
 					return err
 				}
-			case ent.Status == store.EntryValidating && l.validationPlayed()[id] >= l.s.ValidationGames:
+			case v.Played >= l.s.ValidationGames:
 				if err := l.setStatus(ctx, ent, store.EntryActive, ""); err != nil {
 					return err
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -30,6 +31,7 @@ func testLadderOfBuiltins(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	s.ValidationOpponent = "validator"
 	s.Agents["validator"] = agent.Spec{Agent: "random"}
 	s.Deadline = "3s"
+	s.GamesPerHour = 36000
 	s.FinalTop = 3
 	s.FinalRounds = 1
 	s.TimeControl = "1s"
@@ -85,6 +87,7 @@ func testLadderResumes(t *testing.T, d *organizer.Director, db *sqlite.DB) {
 	s.Players = []string{"hp1", "hp2", "d1"}
 	s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	s.Deadline = "2s"
+	s.GamesPerHour = 36000
 	s.FinalTop = 2
 	s.FinalRounds = 1
 	s.TimeControl = "1s"
@@ -167,5 +170,83 @@ func TestLadderSpecErrors(t *testing.T) {
 	}
 	if _, err := base().Compile("", true); err != nil {
 		t.Errorf("a ladder of anyone: %v", err)
+	}
+}
+
+func TestValidationOf(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	game := func(at time.Duration, entries []int64, scores []float64, reason string) store.LadderGame {
+		return store.LadderGame{
+			GameSummary: store.GameSummary{Started: t0.Add(at), Scores: scores, Reason: reason},
+			LadderTag:   store.LadderTag{Phase: store.PhaseValidation, Entries: entries},
+		}
+	}
+	e := &store.LadderEntry{ID: 7, Updated: t0}
+	tests := []struct {
+		name  string
+		games []store.LadderGame
+		want  organizer.Validation
+	}{
+		{"none", nil, organizer.Validation{}},
+		{"a win and a loss", []store.LadderGame{
+			game(1, []int64{7, 0}, []float64{1, 0}, protocol.ReasonNormal),
+			game(2, []int64{0, 7}, []float64{1, 0}, protocol.ReasonNormal),
+		}, organizer.Validation{Played: 2}},
+		{"lost on time: a strike, played again", []store.LadderGame{
+			game(1, []int64{7, 0}, []float64{0, 1}, protocol.ReasonTimeForfeit),
+			game(2, []int64{0, 7}, []float64{1, 0}, protocol.ReasonTimeForfeit),
+		}, organizer.Validation{TimeLosses: 2}},
+		{"the opponent lost on time", []store.LadderGame{
+			game(1, []int64{7, 0}, []float64{1, 0}, protocol.ReasonTimeForfeit),
+		}, organizer.Validation{Played: 1}},
+		{"went away: played again, no strike", []store.LadderGame{
+			game(1, []int64{7, 0}, []float64{0, 1}, protocol.ReasonDisconnected),
+		}, organizer.Validation{}},
+		{"before a fresh validation", []store.LadderGame{
+			game(-time.Minute, []int64{7, 0}, []float64{0, 1}, protocol.ReasonTimeForfeit),
+			game(1, []int64{7, 0}, []float64{1, 0}, protocol.ReasonNormal),
+		}, organizer.Validation{Played: 1}},
+		{"on a worker whose clock is behind", []store.LadderGame{
+			game(-organizer.ValidationSlack+time.Millisecond, []int64{7, 0}, []float64{1, 0}, protocol.ReasonNormal),
+		}, organizer.Validation{Played: 1}},
+		{"another entry's", []store.LadderGame{
+			game(1, []int64{8, 0}, []float64{0, 1}, protocol.ReasonTimeForfeit),
+		}, organizer.Validation{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := organizer.ValidationOf(tc.games, e); got != tc.want {
+				t.Errorf("ValidationOf = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLadderRated(t *testing.T) {
+	entries := []store.LadderEntry{{ID: 1, Status: store.EntryActive}, {ID: 2, Status: store.EntryActive}, {ID: 3, Status: store.EntryRemoved}}
+	game := func(phase, reason string, a, b int64) store.LadderGame {
+		return store.LadderGame{GameSummary: store.GameSummary{Reason: reason}, LadderTag: store.LadderTag{Phase: phase, Entries: []int64{a, b}}}
+	}
+	tests := []struct {
+		name string
+		g    store.LadderGame
+		want bool
+	}{
+		{"a ladder game", game(store.PhaseLadder, protocol.ReasonNormal, 1, 2), true},
+		{"lost on time", game(store.PhaseLadder, protocol.ReasonTimeForfeit, 1, 2), true},
+		{"disconnected", game(store.PhaseLadder, protocol.ReasonDisconnected, 1, 2), false},
+		{"absent", game(store.PhaseLadder, protocol.ReasonAbsent, 1, 2), false},
+		{"nobody listening", game(store.PhaseLadder, protocol.ReasonNoResponders, 2, 1), false},
+		{"a removed entry's", game(store.PhaseLadder, protocol.ReasonNormal, 1, 3), false},
+		{"a final game lost by going away scores", game(store.PhaseFinal, protocol.ReasonDisconnected, 1, 2), true},
+		{"absent in the final", game(store.PhaseFinal, protocol.ReasonAbsent, 1, 2), false},
+		{"validation", game(store.PhaseValidation, protocol.ReasonNormal, 1, 0), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := organizer.LadderRated(tc.g, entries); got != tc.want {
+				t.Errorf("LadderRated = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

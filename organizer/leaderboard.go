@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/store"
+	"github.com/arenaref/arena/tournament"
 )
 
 // Leaderboard is a ladder's standings: every entry, ranked ones first. The web view, the
@@ -101,6 +103,31 @@ func LadderBoard(ctx context.Context, st store.Store, id int64) (Leaderboard, er
 // boardRows rates the entries over their rated games (Rated: not absent) and ranks them:
 // by the frozen standings when there are some, otherwise by rating; unranked entries
 // follow, validating before failed.
+// LadderRated reports whether a game of the open phase or the final is rated: not a
+// validation game, nor one its loser could not play (disconnected, absent, nobody
+// listening), which says nothing of strength and counts only as a loss, nor a game of
+// an entry the teacher removed, which counts for nothing. In the final, a game lost by
+// going away is rated as the other formats rate it (all but absent).
+func LadderRated(g store.LadderGame, entries []store.LadderEntry) bool {
+	switch {
+	case g.Phase == store.PhaseValidation || !Rated(g.Reason) || removedIn(g, entries):
+		return false
+	case g.Phase == store.PhaseFinal:
+		return true
+	}
+	return !tournament.WentAway(g.Reason)
+}
+
+// removedIn reports whether game g has an entry the teacher removed.
+func removedIn(g store.LadderGame, entries []store.LadderEntry) bool {
+	for _, e := range entries {
+		if e.Status == store.EntryRemoved && slices.Contains(g.Entries, e.ID) {
+			return true
+		}
+	}
+	return false
+}
+
 func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladderData) []LeaderRow {
 	at := make(map[int64]int, len(entries))
 	rows := make([]LeaderRow, len(entries))
@@ -111,7 +138,7 @@ func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladde
 	var rg []ratings.Game
 	rated := make([]int, len(rows)) // each row's rated games
 	for _, g := range games {
-		if len(g.Entries) != 2 || len(g.Scores) != 2 || g.Result == store.ResultNone {
+		if len(g.Entries) != 2 || len(g.Scores) != 2 || g.Result == store.ResultNone || removedIn(g, entries) {
 			continue
 		}
 		for seat, id := range g.Entries {
@@ -138,7 +165,7 @@ func boardRows(entries []store.LadderEntry, games []store.LadderGame, data ladde
 				r.Draws++
 			}
 		}
-		if g.Phase == store.PhaseValidation || !Rated(g.Reason) {
+		if !LadderRated(g, entries) {
 			continue
 		}
 		a, okA := at[g.Entries[0]]

@@ -168,12 +168,6 @@ func TestMatchGames(t *testing.T) {
 // has no rating, and a's rating comes from its games with c alone.
 func TestBoardRowsLeaveOutAbsent(t *testing.T) {
 	entries := []store.LadderEntry{{ID: 1, Player: "a", Status: store.EntryActive}, {ID: 2, Player: "b", Status: store.EntryActive}, {ID: 3, Player: "c", Status: store.EntryActive}}
-	ladderGame := func(g store.Game, ids ...int64) store.LadderGame {
-		return store.LadderGame{
-			GameSummary: store.GameSummary{Players: g.Players, Scores: g.Scores, Result: g.Result, Reason: g.Reason},
-			LadderTag:   store.LadderTag{Phase: store.PhaseLadder, Entries: ids},
-		}
-	}
 	games := []store.LadderGame{
 		ladderGame(game2("a", "c", 1, protocol.ReasonNormal), 1, 3),
 		ladderGame(game2("c", "a", 1, protocol.ReasonNormal), 3, 1),
@@ -187,5 +181,41 @@ func TestBoardRowsLeaveOutAbsent(t *testing.T) {
 	if a, b, c := byName["a"], byName["b"], byName["c"]; a.Games != 3 || a.Wins != 2 || b.Games != 1 || b.Losses != 1 ||
 		b.Rating != 0 || math.Abs(a.Rating-c.Rating) > 1e-6 || a.Rating == 0 {
 		t.Errorf("a %+v, b %+v, c %+v: want b's absent game counted but unrated, a and c rated equal", a, b, c)
+	}
+}
+
+// TestBoardRowsLeaveOutRemovedAndAway checks that a game lost by disconnecting counts as
+// a loss but is not rated, and that the games of a removed entry count for nothing.
+func TestBoardRowsLeaveOutRemovedAndAway(t *testing.T) {
+	entries := []store.LadderEntry{{ID: 1, Player: "a", Status: store.EntryActive}, {ID: 2, Player: "b", Status: store.EntryActive},
+		{ID: 3, Player: "c", Status: store.EntryActive}, {ID: 4, Player: "x", Status: store.EntryRemoved}}
+	games := []store.LadderGame{
+		ladderGame(game2("a", "c", 1, protocol.ReasonNormal), 1, 3),
+		ladderGame(game2("c", "a", 1, protocol.ReasonNormal), 3, 1),
+		ladderGame(game2("b", "a", 0, protocol.ReasonDisconnected), 2, 1),
+		ladderGame(game2("x", "a", 1, protocol.ReasonNormal), 4, 1),
+		ladderGame(game2("x", "c", 0, protocol.ReasonNormal), 4, 3),
+	}
+	byName := map[string]LeaderRow{}
+	for _, r := range boardRows(entries, games, ladderData{}) {
+		byName[r.Player] = r
+	}
+	a, b, c, x := byName["a"], byName["b"], byName["c"], byName["x"]
+	if a.Games != 3 || b.Games != 1 || b.Losses != 1 || b.Rating != 0 || c.Games != 2 {
+		t.Errorf("a %+v, b %+v, c %+v: want b's disconnected loss counted but unrated, x's games left out", a, b, c)
+	}
+	if math.Abs(a.Rating-c.Rating) > 1e-6 || a.Rating == 0 {
+		t.Errorf("a rated %v, c %v: want equal, from their own games alone", a.Rating, c.Rating)
+	}
+	if x.Games != 0 || x.Rank != 0 {
+		t.Errorf("removed x: %+v, want no games and no rank", x)
+	}
+}
+
+// ladderGame is g as a game of a ladder's open phase between entries ids.
+func ladderGame(g store.Game, ids ...int64) store.LadderGame {
+	return store.LadderGame{
+		GameSummary: store.GameSummary{Players: g.Players, Scores: g.Scores, Result: g.Result, Reason: g.Reason},
+		LadderTag:   store.LadderTag{Phase: store.PhaseLadder, Entries: ids},
 	}
 }

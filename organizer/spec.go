@@ -67,6 +67,8 @@ type Spec struct {
 	ValidationOpponent string `toml:"validation_opponent" json:"validation_opponent,omitempty"`
 	FinalTop           int    `toml:"final_top" json:"final_top,omitempty"`
 	FinalRounds        int    `toml:"final_rounds" json:"final_rounds,omitempty"`
+	TimeStrikes        int    `toml:"time_strikes" json:"time_strikes,omitempty"`
+	GamesPerHour       int    `toml:"games_per_hour" json:"games_per_hour,omitempty"`
 }
 
 // Builtin returns the agent that plays under name, and whether there is one: a configured
@@ -272,7 +274,8 @@ func article(word string) string {
 func specKeys() []string {
 	return []string{"name", "game", "players", "agents", "format", "seeds", "rounds", "time_control", "margin",
 		"max_plies", "openings", "opening_order", "concurrency", "seed", "wait", "elo_k",
-		"deadline", "validation_games", "validation_opponent", "final_top", "final_rounds"}
+		"deadline", "validation_games", "validation_opponent", "final_top", "final_rounds",
+		"time_strikes", "games_per_hour"}
 }
 
 // Plan is a checked Spec, ready to be stored and played.
@@ -356,6 +359,7 @@ func (s Spec) CompileOn(h Host, openingsText string) (Plan, error) {
 func (s Spec) withDefaults(f tournament.Format) Spec {
 	d := f.Defaults(s.settings(nil))
 	s.ValidationGames, s.ValidationOpponent, s.FinalTop, s.FinalRounds = d.ValidationGames, d.ValidationOpponent, d.FinalTop, d.FinalRounds
+	s.TimeStrikes, s.GamesPerHour = d.TimeStrikes, d.GamesPerHour
 	return s
 }
 
@@ -365,7 +369,7 @@ func (s Spec) settings(openings [][]string) tournament.Settings {
 		Players: s.Players, Seeds: s.Seeds, Rounds: s.Rounds,
 		Openings: openings, RandomOpenings: s.OpeningOrder == "random", Seed: s.Seed,
 		Deadline: s.Deadline, ValidationGames: s.ValidationGames, ValidationOpponent: s.ValidationOpponent,
-		FinalTop: s.FinalTop, FinalRounds: s.FinalRounds,
+		FinalTop: s.FinalTop, FinalRounds: s.FinalRounds, TimeStrikes: s.TimeStrikes, GamesPerHour: s.GamesPerHour,
 	}
 }
 

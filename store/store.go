@@ -169,12 +169,16 @@ type Game struct {
 // Ladder entry statuses. A validating entry plays its validation games; an active one is
 // rated and scheduled while present; a failed one forfeited validation (Reason says how)
 // and plays no more; a retired one was replaced by a newer version of its player, or
-// the ladder ended.
+// the ladder ended. A disabled one was stopped by the teacher, and its player may not
+// enter again until it is enabled; a removed one is out of the ladder, its games
+// unrated, and its player may enter again with a new version.
 const (
 	EntryValidating = "validating"
 	EntryActive     = "active"
 	EntryFailed     = "failed"
 	EntryRetired    = "retired"
+	EntryDisabled   = "disabled"
+	EntryRemoved    = "removed"
 )
 
 // Ladder phases and game phases.
@@ -360,6 +364,10 @@ type Submissions interface {
 	// with ErrNotFound; an unknown state or a log over MaxSubmissionLog bytes with
 	// ErrInvalid.
 	SetSubmissionState(ctx context.Context, name string, version int, state, log string) (Submission, error)
+	// PruneSubmissions deletes name's submissions but the newest keep (at least one) and
+	// the newest that has not failed (the one a host runs), and returns the versions it
+	// deleted, oldest first.
+	PruneSubmissions(ctx context.Context, name string, keep int) ([]int, error)
 }
 
 // Ladders keeps the entries, game tags and state of ladders. Games of a ladder are recorded

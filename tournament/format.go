@@ -58,11 +58,16 @@ type Settings struct {
 	ValidationOpponent string
 	FinalTop           int
 	FinalRounds        int
+	// TimeStrikes is how many validation games an entry may lose on time before it is
+	// failed; GamesPerHour bounds the rated games each entrant starts in an hour.
+	TimeStrikes  int
+	GamesPerHour int
 }
 
 // ladderSet reports whether s sets any of the ladder's own settings.
 func (s Settings) ladderSet() bool {
-	return s.Deadline != "" || s.ValidationGames != 0 || s.ValidationOpponent != "" || s.FinalTop != 0 || s.FinalRounds != 0
+	return s.Deadline != "" || s.ValidationGames != 0 || s.ValidationOpponent != "" || s.FinalTop != 0 || s.FinalRounds != 0 ||
+		s.TimeStrikes != 0 || s.GamesPerHour != 0
 }
 
 // Game is a game of the event that has ended, as a format sees it.
@@ -143,7 +148,7 @@ func (Static) Rank(Settings, []Game) []string { return nil }
 func checkRounds(s Settings) error {
 	switch {
 	case s.ladderSet():
-		return fmt.Errorf("deadline, validation_games, validation_opponent, final_top, final_rounds: only a ladder has them")
+		return fmt.Errorf("deadline, validation_games, validation_opponent, final_top, final_rounds, time_strikes, games_per_hour: only a ladder has them")
 	case len(s.Players) < 2:
 		return fmt.Errorf("players: need at least two players, got %d", len(s.Players))
 	case s.Rounds < 1:

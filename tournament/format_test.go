@@ -54,6 +54,8 @@ func TestCheck(t *testing.T) {
 		{"validation games", LadderName, Settings{Deadline: "90m", ValidationGames: 21}, "validation_games: "},
 		{"final top", LadderName, Settings{Deadline: "90m", FinalTop: 1}, "final_top: "},
 		{"final rounds", LadderName, Settings{Deadline: "90m", FinalRounds: 21}, "final_rounds: "},
+		{"time strikes", LadderName, Settings{Deadline: "90m", TimeStrikes: -1}, "time_strikes: "},
+		{"games per hour", LadderName, Settings{Deadline: "90m", GamesPerHour: 36001}, "games_per_hour: "},
 		{"validator entrant", LadderName, Settings{Deadline: "90m", Players: []string{"random"}}, `validation_opponent: "random" is also`},
 	}
 	for _, tc := range cases {
@@ -108,7 +110,8 @@ func TestLadderDefaults(t *testing.T) {
 	f, _ := Lookup(LadderName)
 	got := f.Defaults(Settings{FinalTop: 4})
 	if got.ValidationGames != DefaultValidationGames || got.ValidationOpponent != DefaultValidationOpponent ||
-		got.FinalTop != 4 || got.FinalRounds != DefaultFinalRounds {
+		got.FinalTop != 4 || got.FinalRounds != DefaultFinalRounds ||
+		got.TimeStrikes != DefaultTimeStrikes || got.GamesPerHour != DefaultGamesPerHour {
 		t.Errorf("Defaults = %+v", got)
 	}
 }

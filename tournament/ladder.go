@@ -17,6 +17,12 @@ const (
 	DefaultValidationOpponent = "random"
 	DefaultFinalTop           = 8
 	DefaultFinalRounds        = 2
+	// DefaultTimeStrikes is CodinGame's rule: an entry is failed for time on its third
+	// validation game lost on time, not on one late move.
+	DefaultTimeStrikes = 3
+	// DefaultGamesPerHour paces a ladder: each entrant starts at most one rated game a
+	// minute, so that two instant engines play 1,440 games a day, not 3 million.
+	DefaultGamesPerHour = 60
 )
 
 func init() { Register(ladder{}) }
@@ -45,6 +51,12 @@ func (ladder) Defaults(s Settings) Settings {
 	if s.FinalRounds == 0 {
 		s.FinalRounds = DefaultFinalRounds
 	}
+	if s.TimeStrikes == 0 {
+		s.TimeStrikes = DefaultTimeStrikes
+	}
+	if s.GamesPerHour == 0 {
+		s.GamesPerHour = DefaultGamesPerHour
+	}
 	return s
 }
 
@@ -69,6 +81,10 @@ func (ladder) Check(s Settings) error {
 		return fmt.Errorf("final_top: between 2 and 64, got %d", s.FinalTop)
 	case s.FinalRounds < 1 || s.FinalRounds > 20:
 		return fmt.Errorf("final_rounds: between 1 and 20, got %d", s.FinalRounds)
+	case s.TimeStrikes < 1 || s.TimeStrikes > 20:
+		return fmt.Errorf("time_strikes: between 1 and 20, got %d", s.TimeStrikes)
+	case s.GamesPerHour < 1 || s.GamesPerHour > 36000:
+		return fmt.Errorf("games_per_hour: between 1 and 36000, got %d", s.GamesPerHour)
 	case slices.Contains(s.Players, s.ValidationOpponent):
 		return fmt.Errorf("validation_opponent: %q is also an entrant", s.ValidationOpponent)
 	}
@@ -98,13 +114,17 @@ func ParseDeadline(deadline string) (time.Time, error) {
 }
 
 // FailsValidation reports whether a fault of an entry's own in a validation game fails
-// the entry: the engine is broken (it sent garbage, an illegal move, crashed, or did not
-// answer in time). A player that went away (disconnected, absent) is not failed; its
-// validation goes on when it is back.
-func FailsValidation(reason string) bool {
+// the entry, given the games it lost on time in its validation so far, this one
+// included: the engine is broken (it sent garbage, an illegal move, or crashed), or it
+// lost strikes games on time (one late move under load is a mishap, not a broken
+// engine). A player that went away (disconnected, absent) is not failed; its validation
+// goes on when it is back.
+func FailsValidation(reason string, timeLosses, strikes int) bool {
 	switch reason {
-	case protocol.ReasonProtocol, protocol.ReasonIllegalMove, protocol.ReasonCrashed, protocol.ReasonTimeForfeit:
+	case protocol.ReasonProtocol, protocol.ReasonIllegalMove, protocol.ReasonCrashed:
 		return true
+	case protocol.ReasonTimeForfeit:
+		return timeLosses >= max(strikes, 1)
 	}
 	return false
 }
@@ -117,6 +137,15 @@ func WentAway(reason string) bool {
 		return true
 	}
 	return false
+}
+
+// Paced reports whether an entrant whose last rated game started at last may start
+// another at now, at most perHour an hour (none started yet: a zero last).
+func Paced(last time.Time, perHour int, now time.Time) bool {
+	if last.IsZero() || perHour <= 0 {
+		return true
+	}
+	return !now.Before(last.Add(time.Hour / time.Duration(perHour)))
 }
 
 // FinalSchedule is the ladder's final phase: a round robin of FinalRounds between the

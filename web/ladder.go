@@ -5,11 +5,14 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arenaref/arena/game"
 	"github.com/arenaref/arena/organizer"
+	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )
 
@@ -21,6 +24,63 @@ type ladderJSON struct {
 	Status      string         `json:"status"`
 	TimeControl string         `json:"time_control"`
 	Validation  validationJSON `json:"validation"`
+	// EngineFailures are the submitted engines of the ladder's players whose newest
+	// version failed to build or to run, which no leaderboard row shows: such an engine
+	// never connects, so it never becomes an entry.
+	EngineFailures []engineFailureJSON `json:"engine_failures"`
+}
+
+// engineFailureJSON is a submitted engine that failed. Reason is the last line of its
+// log, cut short: the whole log (a compiler quotes the student's source) is for the
+// student (arena submit-engine --status) and the teacher (arena course entries) only.
+type engineFailureJSON struct {
+	Player  string    `json:"player"`
+	Version string    `json:"version"`
+	State   string    `json:"state"`
+	Reason  string    `json:"reason"`
+	Updated time.Time `json:"updated"`
+}
+
+// maxFailureReason bounds the reason of an engine failure on the page, in bytes.
+const maxFailureReason = 200
+
+// engineFailures lists the submitted engines of players (nil: anyone's) whose newest
+// submission failed, by player.
+func engineFailures(ctx context.Context, db store.Store, players []string) ([]engineFailureJSON, error) {
+	subs, err := db.Submissions(ctx, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	out := []engineFailureJSON{}
+	seen := map[string]bool{}
+	for _, sub := range subs { // newest first
+		if seen[sub.Name] || players != nil && !slices.Contains(players, sub.Name) {
+			continue
+		}
+		seen[sub.Name] = true
+		if sub.State != store.SubmissionBuildFailed && sub.State != store.SubmissionRunFailed {
+			continue
+		}
+		out = append(out, engineFailureJSON{Player: sub.Name, Version: protocol.EngineVersion(sub.Version), State: sub.State,
+			Reason: lastLogLine(sub.Log), Updated: sub.Updated})
+	}
+	slices.SortFunc(out, func(a, b engineFailureJSON) int { return strings.Compare(a.Player, b.Player) })
+	return out, nil
+}
+
+// lastLogLine is the last line of a log that is not blank, cut to maxFailureReason bytes
+// on a rune boundary.
+func lastLogLine(log string) string {
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	line := strings.TrimSpace(lines[len(lines)-1])
+	if len(line) > maxFailureReason {
+		cut := maxFailureReason
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	return line
 }
 
 type validationJSON struct {
@@ -143,9 +203,22 @@ func (s *Server) ladderBoard(ctx context.Context, id int64) (ladderJSON, error) 
 		if b.Rows == nil {
 			b.Rows = []organizer.LeaderRow{}
 		}
+		// The roster, and the players with an entry; anyone's when the ladder has no roster.
+		var players []string
+		if len(spec.Players) > 0 {
+			players = slices.Clone(spec.Players)
+			for _, r := range b.Rows {
+				players = append(players, r.Player)
+			}
+		}
+		failures, err := engineFailures(ctx, s.cfg.Store, players)
+		if err != nil {
+			return ladderJSON{}, err
+		}
 		return ladderJSON{
 			Leaderboard: b, Status: t.Status, TimeControl: t.TimeControl,
-			Validation: validationJSON{Games: spec.ValidationGames, Opponent: spec.ValidationOpponent},
+			Validation:     validationJSON{Games: spec.ValidationGames, Opponent: spec.ValidationOpponent},
+			EngineFailures: failures,
 		}, nil
 	})
 }

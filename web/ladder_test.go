@@ -37,6 +37,7 @@ func ladderSpec(deadline string, entrants ...string) organizer.Spec {
 		s.Agents = map[string]agent.Spec{"d1": {Agent: "minimax", Params: map[string]string{"depth": "1"}}}
 	}
 	s.Deadline = deadline
+	s.GamesPerHour = 36000
 	s.FinalTop = 2
 	s.FinalRounds = 1
 	s.TimeControl = "2s"
@@ -276,5 +277,24 @@ func TestTTLCache(t *testing.T) {
 	}
 	if v, _ := c.get(ctx, 1, fill); v != 4 {
 		t.Errorf("after a failed fill: got %d, want a new fill", v)
+	}
+}
+
+func TestLastLogLine(t *testing.T) {
+	long := strings.Repeat("é", 150) // 300 bytes
+	tests := []struct {
+		name, log, want string
+	}{
+		{"empty", "", ""},
+		{"the last line", "a\nb\nexit status 3\n", "exit status 3"},
+		{"blank lines after", "a\nerror: x\n\n  \n", "error: x"},
+		{"cut on a rune", long, strings.Repeat("é", 100) + "…"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := lastLogLine(tc.log); got != tc.want {
+				t.Errorf("lastLogLine = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
@@ -90,16 +89,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		return cli.WriteJSON(stdout, reply.Tournaments)
 	}
-	if len(reply.Tournaments) == 0 {
-		fmt.Fprintln(stdout, "no tournaments")
-		return nil
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED")
-	for _, t := range reply.Tournaments {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\n", t.ID, t.Name, t.Game, t.Format, t.Status, t.Played, t.Total, t.Created)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := report.WriteTournaments(stdout, reply.Tournaments); err != nil || len(reply.Tournaments) == 0 {
 		return err
 	}
 	if id != 0 && len(reply.Tournaments[0].Rows) > 0 {
@@ -142,18 +132,5 @@ func runPlayers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *asJSON {
 		return cli.WriteJSON(stdout, reply.Players)
 	}
-	if len(reply.Players) == 0 {
-		fmt.Fprintln(stdout, "no players have said hello")
-		return nil
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tAGENT\tVERSION\tGAMES\tCONNECTED\tLAST SEEN")
-	for _, p := range reply.Players {
-		games := "any"
-		if len(p.Games) > 0 {
-			games = fmt.Sprint(p.Games)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", p.Name, p.Agent, p.Version, games, p.Connected, p.LastSeen)
-	}
-	return tw.Flush()
+	return report.WritePlayers(stdout, reply.Players)
 }

@@ -10,11 +10,81 @@ import (
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/organizer/course"
+	"github.com/arenaref/arena/store/sqlite"
+	"github.com/arenaref/arena/tournament"
 )
 
 func courseSubcommands() []cli.Subcommand {
 	return []cli.Subcommand{
 		{Name: "init", Summary: "make a course from a roster: credentials for every student, the spectator, the host and the teacher, a ladder in the database, and the students' README", Run: courseInit},
+		{Name: "entries", Summary: "list every player's ladder entries with their statuses and reasons, and its submitted engines with their states and log tails", Run: courseEntries},
+		{Name: course.Disable, Summary: "stop a player's entry: it plays no more, and the player may not enter again until enabled", Run: courseAct(course.Disable)},
+		{Name: course.Enable, Summary: "put a failed, disabled or removed entry back: it validates afresh, then plays", Run: courseAct(course.Enable)},
+		{Name: course.Remove, Summary: "take a player's entry out of the ladder: its games count for nobody's rating", Run: courseAct(course.Remove)},
+	}
+}
+
+// courseFlags are the flags of the teacher's commands: the database and the ladder.
+func courseFlags(fs *cli.FlagSet) (dbPath *string, ladder *int64) {
+	return fs.String("db", "", "the referee's SQLite database (required)"), fs.Int64("ladder", 0, "the ladder's id (default: the newest ladder)")
+}
+
+// openCourse opens the database at path and finds its ladder (course.FindLadder).
+func openCourse(ctx context.Context, path string, ladder int64) (*sqlite.DB, int64, error) {
+	db, err := openCredentialsDB(ctx, path, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := course.FindLadder(ctx, db, ladder)
+	if err != nil {
+		db.Close()
+		return nil, 0, err
+	}
+	return db, id, nil
+}
+
+func courseEntries(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("arena course entries", "--db FILE [--ladder ID] [--tail N] [--json]", stderr)
+	dbPath, ladder := courseFlags(fs)
+	tail := fs.Int("tail", 5, "the last lines of each engine's log to print")
+	asJSON := fs.Bool("json", false, "print the listing as JSON, logs whole")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	db, id, err := openCourse(ctx, *dbPath, *ladder)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	players, err := course.Players(ctx, db, id)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, players)
+	}
+	return course.WritePlayers(stdout, players, *tail)
+}
+
+func courseAct(action string) func(context.Context, []string, io.Writer, io.Writer) error {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		fs := cli.NewFlagSet("arena course "+action, "--db FILE [--ladder ID] [--reason TEXT] NAME", stderr)
+		dbPath, ladder := courseFlags(fs)
+		reason := fs.String("reason", "", "why, for the ladder page (default: that the teacher did it)")
+		if err := fs.ParseArgs(fs.PositionalsLast(args), 1); err != nil {
+			return err
+		}
+		db, id, err := openCourse(ctx, *dbPath, *ladder)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		e, err := course.Act(ctx, db, id, fs.Arg(0), action, *reason)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s %s (entry %d of ladder %d): %s: %s\n", e.Player, e.Version, e.ID, id, e.Status, e.Reason)
+		return nil
 	}
 }
 
@@ -33,6 +103,8 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opponent := fs.String("validation-opponent", organizer.DefaultValidationOpponent, "the built-in agent validation games are played against")
 	top := fs.Int("final-top", organizer.DefaultFinalTop, "how many of the top entries play the final phase")
 	rounds := fs.Int("final-rounds", organizer.DefaultFinalRounds, "rounds of the final round-robin")
+	strikes := fs.Int("time-strikes", tournament.DefaultTimeStrikes, "validation games an entry may lose on time before it fails (CodinGame: 3)")
+	perHour := fs.Int("games-per-hour", tournament.DefaultGamesPerHour, "rated games each entrant may start in an hour: the ladder's pace")
 	openings := fs.String("openings", "", "an openings file for the final phase (arena openings)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -58,6 +130,7 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	spec.Name = "course " + filepath.Base(filepath.Clean(*dir))
 	spec.Game, spec.TimeControl, spec.Deadline, spec.Concurrency = *gameName, *tc, *deadline, *concurrency
 	spec.ValidationGames, spec.ValidationOpponent, spec.FinalTop, spec.FinalRounds = *validation, *opponent, *top, *rounds
+	spec.TimeStrikes, spec.GamesPerHour = *strikes, *perHour
 	var openingsText string
 	if *openings != "" {
 		b, err := os.ReadFile(*openings)
@@ -77,10 +150,5 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "course: %d students, ladder %d in %s, %d files in %s\n", len(students), res.Ladder, *dbPath, len(res.Files), *dir)
-	fmt.Fprintf(stdout, "give each student %s/credentials/NAME.cred and %s/README.md\n", *dir, *dir)
-	fmt.Fprintf(stdout, "next: %sarena referee --db %s --listen 0.0.0.0:4222 --auth --http 0.0.0.0:8080 --insecure-http   (the web page has no login)\n", res.Env(), *dbPath)
-	fmt.Fprintf(stdout, "      %sarena host --nats %s --credentials %s/host.cred --dir engines\n", res.Env(), *busURL, *dir)
-	fmt.Fprintf(stdout, "then share %sladder.html?id=%d\n", *webURL, res.Ladder)
-	return nil
+	return res.WriteNext(stdout, len(students), *dbPath, *dir, *busURL, *webURL)
 }

@@ -70,7 +70,8 @@ func TestCourseScriptGame(t *testing.T) {
 	const deadline = 25 * time.Second
 	code, out, errOut := runCLI(t, "course", "init", "--roster", filepath.Join(dir, "students.csv"), "--db", db,
 		"--dir", filepath.Join(dir, "course"), "--game", filepath.Join(dir, "tictactoe.star"), "--nats-url", busURL,
-		"--web-url", webURL+"/", "--deadline", deadline.String(), "--tc", "300ms", "--final-top", "3", "--final-rounds", "1")
+		"--web-url", webURL+"/", "--deadline", deadline.String(), "--tc", "300ms", "--final-top", "3", "--final-rounds", "1",
+		"--games-per-hour", "36000")
 	if code != 0 {
 		t.Fatalf("course init: %d\n%s%s", code, out, errOut)
 	}

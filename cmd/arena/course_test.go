@@ -93,7 +93,8 @@ func TestCourseEndToEnd(t *testing.T) {
 	deadline := 3*wave + 30*time.Second
 	code, out, errOut := runCLI(t, "course", "init", "--roster", filepath.Join(dir, "students.csv"), "--db", db,
 		"--dir", filepath.Join(dir, "course"), "--nats-url", busURL, "--web-url", fmt.Sprintf("http://127.0.0.1:%d/", webPort),
-		"--deadline", deadline.String(), "--tc", "1s", "--concurrency", "2", "--final-top", "6", "--final-rounds", "2")
+		"--deadline", deadline.String(), "--tc", "1s", "--concurrency", "2", "--final-top", "6", "--final-rounds", "2",
+		"--games-per-hour", "36000")
 	if code != 0 {
 		t.Fatalf("course init: %d\n%s%s", code, out, errOut)
 	}

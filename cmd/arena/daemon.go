@@ -34,6 +34,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dbPath := fs.String("db", "arena.db", "SQLite database file")
 	grace := fs.Duration("grace", 30*time.Second, "on shutdown, how long running games may take to finish before they are parked")
 	heartbeat := fs.Duration("heartbeat", 5*time.Second, "how often players repeat their hello")
+	keep := fs.Int("keep-engines", hosting.DefaultKeepVersions, "how many of a player's newest submitted engines to keep (and the one a host runs)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	var wf workFlags
 	wf.register(fs)
@@ -121,7 +122,7 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	// Submitted engines (arena submit-engine, arena host).
-	stopEngines, err := hosting.ServeBus(runCtx, b, db, log)
+	stopEngines, err := hosting.ServeBus(runCtx, b, hosting.EnginesConfig{Store: db, Log: log, KeepVersions: *keep})
 	if err != nil {
 		return err
 	}

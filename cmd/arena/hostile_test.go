@@ -58,7 +58,8 @@ func TestHostileSubmissionsAreContained(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "students.csv"), roster)
 	code, out, errOut := runCLI(t, "course", "init", "--roster", filepath.Join(dir, "students.csv"), "--db", db,
 		"--dir", filepath.Join(dir, "course"), "--nats-url", busURL, "--deadline", "10m", "--tc", "1s",
-		"--validation-games", "1", "--concurrency", "2")
+		"--validation-games", "1", "--concurrency", "2", "--games-per-hour", "36000",
+		"--time-strikes", "1") // one time-out fails an entry, as before strikes: the test times containment, not strikes
 	if code != 0 {
 		t.Fatalf("course init: %d\n%s%s", code, out, errOut)
 	}

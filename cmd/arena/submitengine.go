@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/arenaref/arena/internal/cli"
@@ -61,7 +59,11 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	defer sub.Close()
 	if *status {
-		return printEngineStatus(ctx, sub, player, stdout)
+		subs, err := sub.Status(ctx)
+		if err != nil {
+			return err
+		}
+		return hosting.WriteStatus(stdout, player, subs)
 	}
 	r, err := sub.Submit(ctx, path, data)
 	if err != nil {
@@ -71,43 +73,5 @@ func runSubmitEngine(ctx context.Context, args []string, stdout, stderr io.Write
 	if *wait == 0 {
 		return nil
 	}
-	return sub.Wait(ctx, r.Name, r.Version, *wait, func(ev protocol.EngineEvent) {
-		switch ev.State {
-		case protocol.EngineBuildFailed, protocol.EngineRunFailed:
-			fmt.Fprintf(stdout, "%s %s: %s:\n%s", r.Name, r.Version, strings.ReplaceAll(ev.State, "_", " "), ev.Log)
-			if ev.Log != "" && !strings.HasSuffix(ev.Log, "\n") {
-				fmt.Fprintln(stdout)
-			}
-		default:
-			fmt.Fprintf(stdout, "%s %s: %s\n", r.Name, r.Version, ev.State)
-		}
-	})
-}
-
-// printEngineStatus prints a player's submissions, newest first, with the log of the
-// newest.
-func printEngineStatus(ctx context.Context, sub *hosting.Submitter, player string, stdout io.Writer) error {
-	subs, err := sub.Status(ctx)
-	if err != nil {
-		return err
-	}
-	if len(subs) == 0 {
-		fmt.Fprintf(stdout, "%s has submitted no engine\n", player)
-		return nil
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VERSION\tSTATE\tARCHIVE\tSIZE\tSUBMITTED\tUPDATED")
-	for _, s := range subs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Version, s.State, s.Archive, s.Size, s.Created, s.Updated)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if s := subs[0]; s.Log != "" {
-		fmt.Fprintf(stdout, "\n%s's log:\n%s", s.Version, s.Log)
-		if !strings.HasSuffix(s.Log, "\n") {
-			fmt.Fprintln(stdout)
-		}
-	}
-	return nil
+	return sub.Wait(ctx, r.Name, r.Version, *wait, func(ev protocol.EngineEvent) { hosting.WriteEvent(stdout, r.Name, r.Version, ev) })
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -38,7 +39,9 @@ func WriteStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	if rated {
 		header += "Rating\t±\t"
 	}
-	header += "Elo\t"
+	if !ladder { // a ladder keeps no running Elo of its own
+		header += "Elo\t"
+	}
 	if payoffs {
 		header += "Payoff\tMean\t"
 	}
@@ -47,7 +50,7 @@ func WriteStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	}
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t", r.Rank, r.Player)
+		fmt.Fprintf(tw, "%s\t%s\t", rankCell(r.Rank), r.Player)
 		if ladder {
 			fmt.Fprintf(tw, "%s\t", r.Version)
 		}
@@ -58,7 +61,9 @@ func WriteStandings(w io.Writer, rows []protocol.StandingsRow) error {
 		case rated:
 			fmt.Fprintf(tw, "%.0f\t%s\t", r.Rating, plusMinus(r.RatingError))
 		}
-		fmt.Fprintf(tw, "%.0f\t", r.Elo)
+		if !ladder {
+			fmt.Fprintf(tw, "%.0f\t", r.Elo)
+		}
 		if payoffs {
 			fmt.Fprintf(tw, "%g\t%.2f\t", r.Payoff, r.MeanPayoff)
 		}
@@ -70,11 +75,70 @@ func WriteStandings(w io.Writer, rows []protocol.StandingsRow) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if rated {
+	switch {
+	case rated && ladder:
+		fmt.Fprintln(w, "\nRating: the ladder's maximum-likelihood rating over its rated games, with its 95% interval\n"+
+			"(±); the ranking follows it. Rank -: not ranked (validating, failed, disabled, or no rated game).")
+	case rated:
 		fmt.Fprintln(w, "\nRating: this tournament's maximum-likelihood rating, with its 95% interval (±); the ranking\n"+
 			"follows it. Elo: the running Elo, carried in the database from one tournament to the next.")
 	}
 	return WriteTerminations(w, rows)
+}
+
+// rankCell is a rank as the standings print it: - for an unranked entry of a ladder.
+func rankCell(rank int) string {
+	if rank == 0 {
+		return "-"
+	}
+	return strconv.Itoa(rank)
+}
+
+// WriteTournaments prints tournaments as arena status lists them, one a line.
+func WriteTournaments(w io.Writer, ts []protocol.TournamentStatus) error {
+	rows := make([]string, len(ts))
+	for i, t := range ts {
+		rows[i] = fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", t.ID, t.Name, t.Game, t.Format, t.Status, GamesCell(t.Played, t.Total), t.Created)
+	}
+	return writeTable(w, "no tournaments", "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED", rows)
+}
+
+// WritePlayers prints the players a referee has heard from, as arena players lists them.
+func WritePlayers(w io.Writer, players []protocol.PlayerStatus) error {
+	rows := make([]string, len(players))
+	for i, p := range players {
+		games := "any"
+		if len(p.Games) > 0 {
+			games = fmt.Sprint(p.Games)
+		}
+		rows[i] = fmt.Sprintf("%s\t%s\t%s\t%s\t%v\t%s", p.Name, p.Agent, p.Version, games, p.Connected, p.LastSeen)
+	}
+	return writeTable(w, "no players have said hello", "NAME\tAGENT\tVERSION\tGAMES\tCONNECTED\tLAST SEEN", rows)
+}
+
+// writeTable prints a table of tab-separated rows under header, or empty when there are
+// no rows.
+func writeTable(w io.Writer, empty, header string, rows []string) error {
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, empty)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, r)
+	}
+	return tw.Flush()
+}
+
+// GamesCell is a tournament's games as a list of tournaments prints them: played of
+// total, or played alone for a tournament whose games are not known in advance (a
+// ladder pairs them while it runs).
+func GamesCell(played, total int) string {
+	if total == 0 {
+		return strconv.Itoa(played)
+	}
+	return fmt.Sprintf("%d/%d", played, total)
 }
 
 // WriteTerminations prints how each player's games ended: a column per reason seen, where

@@ -111,3 +111,54 @@ func TestWriteGames(t *testing.T) {
 		t.Errorf("the games lost on time:\n%s", late.String())
 	}
 }
+
+// TestStandingsOfLadder checks a ladder's standings: no Elo column (a ladder keeps none),
+// an unranked entry's rank as -, its status with the reason.
+func TestStandingsOfLadder(t *testing.T) {
+	rows := []protocol.StandingsRow{
+		{Rank: 1, Player: "alice", Version: "s2", Status: "active", Games: 3, Wins: 3, Pct: 100, Rating: 1600, RatingError: 300},
+		{Rank: 0, Player: "bob", Version: "s1", Status: "failed: crashed", Games: 0},
+	}
+	var out bytes.Buffer
+	if err := WriteStandings(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	tests := []struct {
+		name, line string
+		want       []string
+	}{
+		{"header", "Rank", []string{"Rank", "Player", "Version", "Games", "Wins", "Draws", "Losses", "Score%", "Rating", "±", "Status"}},
+		{"ranked", "alice", []string{"1", "alice", "s2", "3", "3", "0", "0", "100.0", "1600", "300", "active"}},
+		{"unranked", "bob", []string{"-", "bob", "s1", "0", "0", "0", "0", "0.0", "-", "-", "failed:", "crashed"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, line := range strings.Split(text, "\n") {
+				if f := strings.Fields(line); len(f) > 1 && (f[0] == tc.line || f[1] == tc.line) {
+					if strings.Join(f, " ") != strings.Join(tc.want, " ") {
+						t.Errorf("row %q, want %q", strings.Join(f, " "), strings.Join(tc.want, " "))
+					}
+					return
+				}
+			}
+			t.Errorf("no row for %s:\n%s", tc.line, text)
+		})
+	}
+}
+
+func TestGamesCell(t *testing.T) {
+	tests := []struct {
+		played, total int
+		want          string
+	}{
+		{3, 10, "3/10"},
+		{3994, 0, "3994"},
+		{0, 0, "0"},
+	}
+	for _, tc := range tests {
+		if got := GamesCell(tc.played, tc.total); got != tc.want {
+			t.Errorf("GamesCell(%d, %d) = %q, want %q", tc.played, tc.total, got, tc.want)
+		}
+	}
+}

@@ -29,6 +29,10 @@ const (
 	// many at once, then one every so often.
 	DefaultSubmitBurst = 10
 	DefaultSubmitEvery = 30 * time.Second
+	// DefaultKeepVersions is how many of a player's newest submissions the referee keeps
+	// (and the one a host runs, if older): at most 5 archives of 8 MiB a student, however
+	// often they submit.
+	DefaultKeepVersions = 5
 	// maxLimiters bounds the names the rate limiter remembers; past it, it forgets them
 	// all (an unsecured bus lets anyone invent names).
 	maxLimiters = 10000
@@ -45,6 +49,10 @@ type EnginesConfig struct {
 	// DefaultSubmitBurst and DefaultSubmitEvery.
 	SubmitBurst int
 	SubmitEvery time.Duration
+	// KeepVersions is how many of a player's newest submissions are kept; older ones are
+	// deleted as a new one comes, all but the newest that has not failed (a host runs
+	// it). Zero means DefaultKeepVersions.
+	KeepVersions int
 }
 
 // Engines answers the referee's subjects of submitted engines in protocol terms: a
@@ -65,6 +73,9 @@ func NewEngines(cfg EnginesConfig) *Engines {
 	}
 	if cfg.SubmitEvery <= 0 {
 		cfg.SubmitEvery = DefaultSubmitEvery
+	}
+	if cfg.KeepVersions <= 0 {
+		cfg.KeepVersions = DefaultKeepVersions
 	}
 	return &Engines{cfg: cfg, limiters: map[string]*rate.Limiter{}}
 }
@@ -136,6 +147,11 @@ func (e *Engines) Submit(ctx context.Context, name, archiveName string, data []b
 		return protocol.EngineReply{}, refuse(protocol.APIInternal, "the submission could not be stored; see the referee's log")
 	}
 	e.cfg.Log.Info().Str("player", name).Str("version", protocol.EngineVersion(s.Version)).Int64("size", s.Size).Str("sha256", s.SHA256).Msg("engine submitted")
+	if pruned, err := e.cfg.Store.PruneSubmissions(ctx, name, e.cfg.KeepVersions); err != nil {
+		e.cfg.Log.Error().Err(err).Str("player", name).Msg("cannot delete old submissions")
+	} else if len(pruned) > 0 {
+		e.cfg.Log.Info().Str("player", name).Ints("versions", pruned).Int("kept", e.cfg.KeepVersions).Msg("old submissions deleted")
+	}
 	ev := event(s)
 	e.publish(protocol.EngineEventSubject(name), ev)
 	e.publish(protocol.SubjectHostNew, ev)

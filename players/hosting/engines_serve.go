@@ -7,11 +7,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/protocol"
-	"github.com/arenaref/arena/store"
 )
 
 // Serve answers the subjects of submitted engines on nc until stop is called: players'
@@ -97,11 +95,12 @@ const ArchiveRoom = 64 << 10
 const drainWait = 5 * time.Second
 
 // ServeBus answers the subjects of submitted engines for the referee daemon on b (see
-// Engines.Serve), with db as their store. It has a connection of its own, so that an 8
-// MiB archive never queues in front of the games' turns, and warns when the server's
-// max_payload is too small for archives. stop unsubscribes, drains and closes it.
-func ServeBus(ctx context.Context, b *bus.Bus, db store.Submissions, log zerolog.Logger) (stop func(), err error) {
-	log = log.With().Str("part", "engines").Logger()
+// Engines.Serve), on cfg (its Publish is the connection's). It has a connection of its
+// own, so that an 8 MiB archive never queues in front of the games' turns, and warns
+// when the server's max_payload is too small for archives. stop unsubscribes, drains and
+// closes it.
+func ServeBus(ctx context.Context, b *bus.Bus, cfg EnginesConfig) (stop func(), err error) {
+	log := cfg.Log.With().Str("part", "engines").Logger()
 	closed := make(chan struct{})
 	nc, err := b.Connect("arena-referee-engines", log, nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
 	if err != nil {
@@ -111,7 +110,8 @@ func ServeBus(ctx context.Context, b *bus.Bus, db store.Submissions, log zerolog
 		log.Warn().Int64("max_payload", limit).Msgf("the NATS server takes messages of at most %d bytes: submitted engines need max_payload: %d in its configuration",
 			limit, protocol.MaxArchiveSize+ArchiveRoom)
 	}
-	eng := NewEngines(EnginesConfig{Store: db, Publish: nc.Publish, Log: log})
+	cfg.Publish, cfg.Log = nc.Publish, log
+	eng := NewEngines(cfg)
 	unsubscribe, err := eng.Serve(ctx, nc)
 	if err != nil {
 		nc.Close()

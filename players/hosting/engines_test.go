@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -215,4 +216,29 @@ func TestEnginesHostAPI(t *testing.T) {
 	wantRefusal(t, err, protocol.APINotFound, "alice has no submission s9")
 	_, err = e.Report(ctx, protocol.EngineRequest{Name: "dave", Version: "s1", State: protocol.EngineBuilt})
 	wantRefusal(t, err, protocol.APINotFound, "dave has no submission s1")
+}
+
+// TestEnginesKeepVersions checks that a submission deletes its player's submissions
+// older than the newest KeepVersions.
+func TestEnginesKeepVersions(t *testing.T) {
+	e, _ := newTestEngines(t, 10)
+	e.cfg.KeepVersions = 2
+	data := engineArchive(t, at.Manifest("line", "", "./e"))
+	for range 4 {
+		if _, err := e.Submit(context.Background(), "alice", "", data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	subs, err := e.cfg.Store.Submissions(context.Background(), "alice", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var versions []int
+	for _, s := range subs {
+		versions = append(versions, s.Version)
+	}
+	// All are "submitted": none failed, so the newest two stay.
+	if !slices.Equal(versions, []int{4, 3}) {
+		t.Errorf("versions kept %v, want [4 3]", versions)
+	}
 }

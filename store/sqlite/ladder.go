@@ -18,7 +18,7 @@ var _ store.Ladders = (*DB)(nil)
 
 func validEntryStatus(s string) bool {
 	switch s {
-	case store.EntryValidating, store.EntryActive, store.EntryFailed, store.EntryRetired:
+	case store.EntryValidating, store.EntryActive, store.EntryFailed, store.EntryRetired, store.EntryDisabled, store.EntryRemoved:
 		return true
 	}
 	return false

@@ -122,3 +122,41 @@ func TestLadderEntriesGamesAndState(t *testing.T) {
 		t.Errorf("state after reopening: %+v, %v", st, err)
 	}
 }
+
+// TestLadderEntryStatuses checks that every status of an entry is stored and read back
+// (disabled and removed came with migration 0010, which rebuilt the table), and that
+// others are refused.
+func TestLadderEntryStatuses(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tid, err := db.CreateTournament(ctx, store.Tournament{Game: "othello", Format: "ladder", TimeControl: "100ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.AddLadderEntry(ctx, store.LadderEntry{Tournament: tid, Player: "alice", Version: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, status := range []string{store.EntryValidating, store.EntryActive, store.EntryFailed, store.EntryRetired, store.EntryDisabled, store.EntryRemoved, "banned"} {
+		t.Run(status, func(t *testing.T) {
+			err := db.SetLadderEntry(ctx, id, status, "why: "+status)
+			if status == "banned" {
+				if !errors.Is(err, store.ErrInvalid) {
+					t.Errorf("SetLadderEntry(%s) = %v, want ErrInvalid", status, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			es, err := db.LadderEntries(ctx, tid)
+			if err != nil || len(es) != 1 || es[0].Status != status || es[0].Reason != "why: "+status {
+				t.Errorf("read back %+v, %v", es, err)
+			}
+		})
+	}
+}

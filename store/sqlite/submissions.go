@@ -138,3 +138,40 @@ func (db *DB) SetSubmissionState(ctx context.Context, name string, version int, 
 	}
 	return s, nil
 }
+
+// PruneSubmissions deletes name's submissions but the newest keep (at least one) and the
+// newest that has not failed, in one transaction, and returns the deleted versions,
+// oldest first. SQLite reuses the pages they free.
+func (db *DB) PruneSubmissions(ctx context.Context, name string, keep int) ([]int, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("prune submissions of %s: %w", name, err)
+	}
+	defer tx.Rollback()
+	var versions []int
+	err = each(ctx, tx, `SELECT version FROM engine_submissions WHERE name = ? AND version NOT IN (
+			SELECT version FROM engine_submissions WHERE name = ? ORDER BY version DESC LIMIT ?)
+		AND version IS NOT (
+			SELECT max(version) FROM engine_submissions WHERE name = ? AND state NOT IN (?, ?))
+		ORDER BY version`, []any{name, name, max(keep, 1), name, store.SubmissionBuildFailed, store.SubmissionRunFailed},
+		func(rows *sql.Rows) error {
+			var v int
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+			versions = append(versions, v)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("prune submissions of %s: %w", name, err)
+	}
+	for _, v := range versions {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM engine_submissions WHERE name = ? AND version = ?", name, v); err != nil {
+			return nil, fmt.Errorf("prune submissions of %s: %w", name, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("prune submissions of %s: %w", name, err)
+	}
+	return versions, nil
+}

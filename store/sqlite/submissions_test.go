@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +121,59 @@ func TestHostCredential(t *testing.T) {
 	}
 	if _, err := db.w.Exec("INSERT INTO credentials (name, role, kind, public, created) VALUES ('h3', 'root', 'nkey', ?, 'x')", userKey2); err == nil {
 		t.Fatal("the table accepts a role root")
+	}
+}
+
+func TestPruneSubmissions(t *testing.T) {
+	tests := []struct {
+		name   string
+		states []string // of versions 1, 2, ...
+		keep   int
+		want   []int // deleted
+	}{
+		{"fewer than kept", []string{"running", "stopped"}, 3, nil},
+		{"the oldest go", []string{"stopped", "stopped", "stopped", "running", "built"}, 2, []int{1, 2, 3}},
+		{"the one running stays", []string{"running", "build_failed", "build_failed", "run_failed"}, 2, []int{2}},
+		{"none good: the newest kept", []string{"build_failed", "build_failed", "build_failed"}, 1, []int{1, 2}},
+		{"keep at least one", []string{"stopped", "running"}, 0, []int{1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			for i, state := range tc.states {
+				for _, name := range []string{"alice", "bob"} {
+					if _, err := db.AddSubmission(ctx, store.Submission{Name: name, Archive: []byte("x")}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := db.SetSubmissionState(ctx, "alice", i+1, state, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := db.PruneSubmissions(ctx, "alice", tc.keep)
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Fatalf("PruneSubmissions = %v, %v; want %v", got, err, tc.want)
+			}
+			left, err := db.Submissions(ctx, "alice", 0)
+			if err != nil || len(left) != len(tc.states)-len(tc.want) {
+				t.Errorf("%d submissions left, %v; want %d", len(left), err, len(tc.states)-len(tc.want))
+			}
+			for _, s := range left {
+				if slices.Contains(tc.want, s.Version) {
+					t.Errorf("s%d is still there", s.Version)
+				}
+			}
+			if bob, err := db.Submissions(ctx, "bob", 0); err != nil || len(bob) != len(tc.states) {
+				t.Errorf("bob has %d submissions, %v; want all %d", len(bob), err, len(tc.states))
+			}
+			if s, err := db.AddSubmission(ctx, store.Submission{Name: "alice", Archive: []byte("x")}); err != nil || s.Version != len(tc.states)+1 {
+				t.Errorf("the next submission: s%d, %v; want s%d", s.Version, err, len(tc.states)+1)
+			}
+		})
 	}
 }

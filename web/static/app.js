@@ -800,6 +800,19 @@ function fitRows(t) {
   for (let i = rows.length - 1; i > 0 && over(); i--) rows[i].remove();
 }
 
+// engineFailures lists the submitted engines whose newest version failed to build or to
+// run, which never become entries. A reason is the last line of the engine's log: text
+// only. Its owner reads the whole log with arena submit-engine --status.
+function engineFailures(b) {
+  const fs = b.engine_failures || [];
+  if (fs.length === 0) return null;
+  const t = table(["Player", "Version", "State", "Reason", "When"],
+    fs.map(f => row(f.player, f.version, f.state.replace("_", " "), f.reason, fmtTime(f.updated))));
+  t.id = "engine-failures";
+  return el("div", null, el("h2", null, "Submitted engines that failed"), t,
+    el("p", { class: "muted" }, "The last line of each log; its owner reads the whole log with arena submit-engine --status."));
+}
+
 async function ladderPage() {
   const id = param("id") || "";
   const projector = param("view") === "projector";
@@ -822,8 +835,8 @@ async function ladderPage() {
         "; each new entry first plays " + b.validation.games + " validation games against " + b.validation.opponent + ". ",
         el("a", { href: "ladder.html?id=" + encodeURIComponent(b.tournament) + "&view=projector", id: "projector-link" }, "Projector view"),
         ", ", tournamentLink(b.tournament, "every game"), "."));
-    board.replaceChildren(t, el("p", { class: "muted" }, "Rating: maximum likelihood over the rated games, \u00b1 its 95% error bar. " +
-      "Updated every " + LADDER_POLL_MS / 1000 + " s."));
+    fill(board, t, el("p", { class: "muted" }, "Rating: maximum likelihood over the rated games, \u00b1 its 95% error bar. " +
+      "Updated every " + LADDER_POLL_MS / 1000 + " s."), engineFailures(b));
   }
   async function refresh() {
     last = await api("api/ladders/" + encodeURIComponent(id));

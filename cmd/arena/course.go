@@ -37,12 +37,12 @@ func openCourse(ctx context.Context, path string, ladder int64) (*sqlite.DB, int
 	}
 	id, err := course.FindLadder(ctx, db, ladder)
 	if err != nil {
-		db.Close()
-		return nil, 0, err
+		db.Close() // and the caller uses neither
 	}
-	return db, id, nil
+	return db, id, err
 }
 
+// courseEntries lists the ladder's entries and engines: "arena course entries".
 func courseEntries(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("arena course entries", "--db FILE [--ladder ID] [--tail N] [--json]", stderr)
 	dbPath, ladder := courseFlags(fs)
@@ -66,6 +66,7 @@ func courseEntries(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return course.WritePlayers(stdout, players, *tail)
 }
 
+// courseAct is "arena course ACTION NAME" for course.Disable, Enable and Remove.
 func courseAct(action string) func(context.Context, []string, io.Writer, io.Writer) error {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs := cli.NewFlagSet("arena course "+action, "--db FILE [--ladder ID] [--reason TEXT] NAME", stderr)
@@ -83,13 +84,13 @@ func courseAct(action string) func(context.Context, []string, io.Writer, io.Writ
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s %s (entry %d of ladder %d): %s: %s\n", e.Player, e.Version, e.ID, id, e.Status, e.Reason)
-		return nil
+		return course.WriteActed(stdout, e)
 	}
 }
 
 func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("arena course init", "--roster students.csv --db FILE --deadline TIME|DURATION [flags]", stderr)
+	spec := organizer.DefaultSpec()
 	roster := fs.String("roster", "", "the roster: CSV, a student's player name first on each line, optionally a full name (required)")
 	dbPath := fs.String("db", "", "the referee's SQLite database: it keeps the credentials and the ladder (required)")
 	dir := fs.String("dir", "course", "where the course's files go (a new or empty directory)")
@@ -103,8 +104,8 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	opponent := fs.String("validation-opponent", organizer.DefaultValidationOpponent, "the built-in agent validation games are played against")
 	top := fs.Int("final-top", organizer.DefaultFinalTop, "how many of the top entries play the final phase")
 	rounds := fs.Int("final-rounds", organizer.DefaultFinalRounds, "rounds of the final round-robin")
-	strikes := fs.Int("time-strikes", tournament.DefaultTimeStrikes, "validation games an entry may lose on time before it fails (CodinGame: 3)")
-	perHour := fs.Int("games-per-hour", tournament.DefaultGamesPerHour, "rated games each entrant may start in an hour: the ladder's pace")
+	fs.IntVar(&spec.TimeStrikes, "time-strikes", tournament.DefaultTimeStrikes, "validation games an entry may lose on time before it fails (CodinGame: 3)")
+	fs.IntVar(&spec.GamesPerHour, "games-per-hour", tournament.DefaultGamesPerHour, "rated games each entrant may start in an hour: the ladder's pace")
 	openings := fs.String("openings", "", "an openings file for the final phase (arena openings)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -126,11 +127,9 @@ func courseInit(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return cli.UsageError{Msg: fmt.Sprintf("%s: %v", *roster, err)}
 	}
-	spec := organizer.DefaultSpec()
 	spec.Name = "course " + filepath.Base(filepath.Clean(*dir))
 	spec.Game, spec.TimeControl, spec.Deadline, spec.Concurrency = *gameName, *tc, *deadline, *concurrency
 	spec.ValidationGames, spec.ValidationOpponent, spec.FinalTop, spec.FinalRounds = *validation, *opponent, *top, *rounds
-	spec.TimeStrikes, spec.GamesPerHour = *strikes, *perHour
 	var openingsText string
 	if *openings != "" {
 		b, err := os.ReadFile(*openings)

@@ -189,3 +189,9 @@ func Act(ctx context.Context, db store.Ladders, ladder int64, name, action, reas
 	e.Status, e.Reason = status, reason
 	return e, nil
 }
+
+// WriteActed writes in one line what Act made of the entry e.
+func WriteActed(w io.Writer, e store.LadderEntry) error {
+	_, err := fmt.Fprintf(w, "%s %s (entry %d of ladder %d): %s: %s\n", e.Player, e.Version, e.ID, e.Tournament, e.Status, e.Reason)
+	return err
+}

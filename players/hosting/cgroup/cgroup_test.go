@@ -1,37 +1,22 @@
-package cgroup
+package cgroup_test
 
 import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/arenaref/arena/players/hosting/cgroup"
+	"github.com/arenaref/arena/players/hosting/cgroup/cgrouptest"
 )
 
-// open opens a Manager with limits, or skips the test where the machine cannot make
-// groups, unless ARENA_REQUIRE_CGROUP is set (as .ci/run does): then it fails.
-func open(t *testing.T, limits Limits) *Manager {
-	t.Helper()
-	m, err := Open(limits)
-	if err != nil {
-		if os.Getenv("ARENA_REQUIRE_CGROUP") != "" {
-			t.Fatalf("ARENA_REQUIRE_CGROUP is set, and: %v", err)
-		}
-		t.Skipf("no cgroups here: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := m.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return m
-}
-
 // group makes a group of m that is removed when the test ends.
-func group(t *testing.T, m *Manager, name string) *Group {
+func group(t *testing.T, m *cgroup.Manager, name string) *cgroup.Group {
 	t.Helper()
 	g, err := m.New(name)
 	if err != nil {
@@ -42,7 +27,7 @@ func group(t *testing.T, m *Manager, name string) *Group {
 }
 
 // start starts argv wrapped in g, and reaps it when the test ends.
-func start(t *testing.T, g *Group, argv ...string) *exec.Cmd {
+func start(t *testing.T, g *cgroup.Group, argv ...string) *exec.Cmd {
 	t.Helper()
 	argv = g.Wrap(argv)
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -68,15 +53,15 @@ func cpuTicks(t *testing.T, pid int) int {
 }
 
 func TestOpenSaysWhat(t *testing.T) {
-	m := open(t, Limits{})
+	m := cgrouptest.Open(t, cgroup.Limits{})
 	t.Log(m)
-	if m.Version() == None {
+	if m.Version() == cgroup.None {
 		t.Errorf("version %v", m.Version())
 	}
 }
 
 func TestJoinBeforeExec(t *testing.T) {
-	m := open(t, Limits{})
+	m := cgrouptest.Open(t, cgroup.Limits{})
 	g := group(t, m, "join")
 	argv := g.Wrap([]string{"cat", "/proc/self/cgroup"})
 	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
@@ -86,8 +71,8 @@ func TestJoinBeforeExec(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		_, rest, _ := strings.Cut(line, ":")
 		ctl, path, _ := strings.Cut(rest, ":")
-		for _, c := range Controllers {
-			if (ctl == c || m.Version() == V2 && ctl == "") && !strings.HasSuffix(path, "/"+g.Name()) {
+		for _, c := range cgroup.Controllers {
+			if (ctl == c || m.Version() == cgroup.V2 && ctl == "") && !strings.HasSuffix(path, "/"+g.Name()) {
 				t.Errorf("the program runs in %q, not in %s", line, g.Name())
 			}
 		}
@@ -95,7 +80,7 @@ func TestJoinBeforeExec(t *testing.T) {
 }
 
 func TestFreezeThaw(t *testing.T) {
-	m := open(t, Limits{})
+	m := cgrouptest.Open(t, cgroup.Limits{})
 	g := group(t, m, "spin")
 	cmd := start(t, g, "sh", "-c", "while :; do :; done")
 	time.Sleep(50 * time.Millisecond)
@@ -119,7 +104,7 @@ func TestFreezeThaw(t *testing.T) {
 }
 
 func TestPidsLimit(t *testing.T) {
-	m := open(t, Limits{Pids: 20})
+	m := cgrouptest.Open(t, cgroup.Limits{Pids: 20})
 	g := group(t, m, "forkbomb")
 	// Each shell starts sleepers until fork fails, and keeps them.
 	start(t, g, "sh", "-c", "for i in $(seq 100); do sleep 60 & done 2>/dev/null; wait")
@@ -140,7 +125,7 @@ func TestPidsLimit(t *testing.T) {
 }
 
 func TestRemoveKillsEverything(t *testing.T) {
-	m := open(t, Limits{})
+	m := cgrouptest.Open(t, cgroup.Limits{})
 	g := group(t, m, "stubborn")
 	// A process that ignores SIGTERM, with a child that left its session and forks on.
 	cmd := start(t, g, "sh", "-c", `trap '' TERM; setsid sh -c 'trap "" TERM; while :; do sleep 1 & wait; done' & while :; do sleep 1; done`)
@@ -160,15 +145,15 @@ func TestRemoveKillsEverything(t *testing.T) {
 			}
 		}
 	}
-	for _, d := range g.dirs {
-		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s is still there: %v", d, err)
+	for _, p := range g.Procs() {
+		if _, err := os.Stat(filepath.Dir(p)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is still there: %v", filepath.Dir(p), err)
 		}
 	}
 }
 
 func TestMemoryLimit(t *testing.T) {
-	m := open(t, Limits{Memory: 64 << 20})
+	m := cgrouptest.Open(t, cgroup.Limits{Memory: 64 << 20})
 	g := group(t, m, "hog")
 	// tail holds its last line whole: 512 MiB without a newline.
 	cmd := start(t, g, "sh", "-c", "head -c 512M /dev/zero | tail -n 1 | wc -c")

@@ -14,8 +14,10 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/archive"
+	"github.com/arenaref/arena/players/hosting/cgroup"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
@@ -71,7 +73,7 @@ func (s *slot) loop(ctx context.Context) {
 			if s.run == nil || s.run.version != v {
 				continue
 			}
-			log := s.run.stderr.bytes()
+			log := string(s.run.stderr.bytes()) + s.run.oomKills()
 			s.log.Error().Str("version", protocol.EngineVersion(v)).Int("deaths", s.h.cfg.Deaths).Dur("within", s.h.cfg.DeathWindow).Msg("the engine keeps dying; it is run_failed")
 			s.failed[v] = true
 			s.stop(ctx, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine died %d times within %v", log, s.h.cfg.Deaths, s.h.cfg.DeathWindow))
@@ -238,6 +240,9 @@ type running struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	stderr  *tail
+	group   *cgroup.Group // the engine's cgroup, or nil
+	memory  int64         // its memory limit
+	fz      freezer       // what freezes the engine between its turns, or nil
 
 	mu       sync.Mutex
 	starts   []time.Time // of the engine, within the death window
@@ -261,6 +266,18 @@ func (p *running) started(s *slot) {
 		default:
 		}
 	}
+}
+
+// oomKills says how many of the engine's processes its cgroup's memory limit killed, if
+// any: a line for its failure log.
+func (p *running) oomKills() string {
+	if p.group == nil {
+		return ""
+	}
+	if n, err := p.group.OOMKills(); err == nil && n > 0 {
+		return fmt.Sprintf("\nthe engine's cgroup reached its memory limit (%d MiB): the kernel killed %d of its processes", p.memory>>20, n)
+	}
+	return ""
 }
 
 // counting is a Dialect that counts the handshakes of the engines it speaks to: one at
@@ -297,6 +314,15 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	}
 	p := &running{version: v, stderr: &tail{max: 2 * protocol.MaxEngineLog}, done: make(chan struct{})}
 	log := s.log.With().Str("version", protocol.EngineVersion(v)).Logger()
+	if m := s.h.cfg.Cgroups; m != nil {
+		// Every process of the engine, its restarts too, runs in the group from its start.
+		if p.group, err = m.New(s.name + "-" + protocol.EngineVersion(v)); err != nil {
+			s.log.Error().Err(err).Msg("cannot make the engine's cgroup; trying again later")
+			return false
+		}
+		p.memory = m.Limits().Memory
+		argv = p.group.Wrap(argv)
+	}
 	opts := s.h.cfg.Engine
 	opts.Dir = dir
 	opts.Stderr = p.stderr.line // the bridge logs it within bounds
@@ -312,6 +338,7 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		}
 		if ctx.Err() != nil || attempt > s.h.cfg.Deaths {
 			_ = p.bridge.Close()
+			p.remove(log)
 			if ctx.Err() == nil {
 				s.fail(ctx, v, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine did not start: %v", p.stderr.bytes(), err))
 			}
@@ -335,11 +362,22 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		Concurrency: 1, // one engine process plays one game at a time; see engine.Bridge
 		Log:         s.h.cfg.Log,
 	}
+	var a agent.Agent = p.bridge
+	if !s.h.cfg.Ponder {
+		p.fz = &treeStopper{pid: p.bridge.Pid}
+		if p.group != nil {
+			p.fz = p.group
+		}
+		a = &frozen{Bridge: p.bridge, fz: p.fz, log: log}
+		if err := p.fz.Freeze(); err != nil {
+			log.Error().Err(err).Msg("cannot freeze the engine between its turns")
+		}
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	p.cancel = cancel
 	go func() {
 		defer close(p.done)
-		if err := player.Serve(sctx, s.h.cfg.Conn, cfg, p.bridge); err != nil && sctx.Err() == nil {
+		if err := player.Serve(sctx, s.h.cfg.Conn, cfg, a); err != nil && sctx.Err() == nil {
 			log.Error().Err(err).Msg("the player stopped")
 		}
 	}()
@@ -356,10 +394,26 @@ func (s *slot) stop(ctx context.Context, state, log string) {
 	s.run = nil
 	p.cancel()
 	<-p.done
+	if p.fz != nil { // a frozen engine could not take its quit
+		if err := p.fz.Thaw(); err != nil {
+			s.log.Warn().Err(err).Msg("cannot thaw the engine to stop it")
+		}
+	}
 	if err := p.bridge.Close(); err != nil {
 		s.log.Debug().Err(err).Str("version", protocol.EngineVersion(p.version)).Msg("stop engine")
 	}
+	p.remove(s.log)
 	s.report(ctx, p.version, state, log)
+}
+
+// remove removes the engine's cgroup, killing whatever is left in it.
+func (p *running) remove(log zerolog.Logger) {
+	if p.group == nil {
+		return
+	}
+	if err := p.group.Remove(); err != nil {
+		log.Error().Err(err).Msg("cannot remove the engine's cgroup")
+	}
 }
 
 // clean removes the directories of versions older than the one before v: a version that

@@ -298,3 +298,91 @@ func TestSpinnerFrozenBetweenTurns(t *testing.T) {
 		t.Errorf("beside a frozen spinner the honest engine took %v a move, over 3 times the %v it takes alone", median(frozen), median(alone))
 	}
 }
+
+// TestShmHogContained runs, beside an honest engine that holds 64 MiB, an engine whose
+// child makes System V shared memory segments without end and never removes them. The
+// segments are charged to the hog's group, which reaches its memory limit: the kernel
+// kills in that group only, the honest engine plays on, untouched, and the segments go
+// with the hog's sandbox (its IPC namespace).
+func TestShmHogContained(t *testing.T) {
+	const limit = 256 << 20
+	m := openCgroups(t, cgroup.Limits{Memory: limit})
+	honest := startContained(t, m, "honest", sandbox.Limits{}, false)
+	pid := honest.bridge.Pid()
+	hog := startContained(t, m, "shm", sandbox.Limits{}, false)
+	deadline := time.Now().Add(30 * time.Second)
+	for i := 0; ; i++ {
+		kills, err := hog.group.OOMKills()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kills > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			used, _ := hog.group.Memory()
+			t.Fatalf("no OOM kill in the hog's group after 30s (it holds %d MiB)", used>>20)
+		}
+		honest.play(t, fmt.Sprintf("g%d", i))
+	}
+	used, err := hog.group.Memory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kills, _ := hog.group.OOMKills()
+	t.Logf("the hog's group: %d OOM kills, %d MiB held (limit %d MiB)", kills, used>>20, limit>>20)
+	if used > limit {
+		t.Errorf("the hog's group holds %d bytes, over its limit of %d", used, limit)
+	}
+	honest.play(t, "after")
+	if got := honest.bridge.Pid(); got != pid {
+		t.Errorf("the honest engine was restarted (pid %d, then %d)", pid, got)
+	}
+	if n, err := honest.group.OOMKills(); err != nil || n != 0 {
+		t.Errorf("the honest engine's group: %d OOM kills (%v)", n, err)
+	}
+	// The hog's sandbox ends: its IPC namespace goes, and the segments with it.
+	if err := hog.bridge.Close(); err != nil {
+		t.Log(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if used, err = hog.group.Memory(); err != nil || used < 16<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hog's group still holds %d MiB 10s after its sandbox ended", used>>20)
+		}
+	}
+	t.Logf("once the hog's sandbox ended, its group holds %d KiB", used>>10)
+}
+
+// TestForkBombContained runs an engine whose child forks without end, under a process
+// limit of the sandbox far above its group's: the group's pids limit holds it, and the
+// machine can still start processes.
+func TestForkBombContained(t *testing.T) {
+	const pids = 64
+	m := openCgroups(t, cgroup.Limits{Pids: pids})
+	bomb := startContained(t, m, "fork", sandbox.Limits{Procs: 10000}, false)
+	most := 0
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		p, err := bomb.group.Pids()
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, len(p))
+		if err := exec.Command("true").Run(); err != nil {
+			t.Fatalf("the machine cannot start a process beside the bomb: %v", err)
+		}
+	}
+	bomb.play(t, "g1")
+	t.Logf("the bomb's group held up to %d processes (its limit: %d)", most, pids)
+	if most > pids {
+		t.Errorf("the bomb's group held %d processes, over its limit of %d", most, pids)
+	}
+	if err := bomb.bridge.Close(); err != nil {
+		t.Log(err)
+	}
+	if err := bomb.group.Remove(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/players/hosting/cgroup"
 	"github.com/arenaref/arena/players/hosting/host"
 	"github.com/arenaref/arena/players/hosting/sandbox"
 )
@@ -27,6 +28,8 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	concurrency := fs.Int("concurrency", 1, "builds at once")
 	buildTimeout := fs.Duration("build-timeout", host.DefaultBuildTimeout, "time one build may take")
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
+	noCgroups := fs.Bool("no-cgroups", false, "run sandboxes without cgroups: limits per process only, so one engine can take the memory or CPU of all")
+	ponder := fs.Bool("ponder", false, "let engines run between their turns, instead of freezing them")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
@@ -44,10 +47,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	sb, err := hostSandbox(*noSandbox, *buildTimeout, stderr)
+	sb, cg, err := hostSandbox(*noSandbox, *noCgroups, *buildTimeout, stderr)
 	if err != nil {
 		return err
 	}
+	defer cg.Close()
 	opts, cred, err := credentialOptions(*credPath)
 	if err != nil {
 		return err
@@ -67,7 +71,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer nc.Close()
 	h, err := host.New(host.Config{
-		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout,
+		Conn: nc, Dir: *dir, Sandbox: sb, Cgroups: cg, Ponder: *ponder, Concurrency: *concurrency, BuildTimeout: *buildTimeout,
 		Engine: engine.Options{StartTimeout: *startTimeout}, Log: log,
 	})
 	if err != nil {
@@ -85,19 +89,25 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return err
 }
 
-// hostSandbox is the sandbox of arena host's engines: none with --no-sandbox, after a
-// warning.
-//
-// The bubblewrap sandbox (players/hosting/sandbox) is wired here: until it is, arena host refuses
-// to run without --no-sandbox.
-func hostSandbox(noSandbox bool, buildWall time.Duration, stderr io.Writer) (host.Sandbox, error) {
+// hostSandbox is the sandbox of arena host's engines, and the cgroups of the sandboxes:
+// none with --no-sandbox or --no-cgroups, after a warning.
+func hostSandbox(noSandbox, noCgroups bool, buildWall time.Duration, stderr io.Writer) (host.Sandbox, *cgroup.Manager, error) {
 	if noSandbox {
 		fmt.Fprintln(stderr, "arena host: WARNING: --no-sandbox: every submitted engine, and its build, runs as this user with all its rights:")
 		fmt.Fprintln(stderr, "arena host: WARNING: it can read and write your files and reach the network. Use it only for engines you trust.")
-		return host.Unsandboxed{}, nil
+		return host.Unsandboxed{}, nil, nil
 	}
 	if err := sandbox.Available(); err != nil {
-		return nil, fmt.Errorf("%w\narena host runs every submitted engine in a bubblewrap sandbox (Debian package bubblewrap; as root also setpriv, from util-linux); --no-sandbox runs them unconfined, for engines you trust only", err)
+		return nil, nil, fmt.Errorf("%w\narena host runs every submitted engine in a bubblewrap sandbox (Debian package bubblewrap; as root also setpriv, from util-linux); --no-sandbox runs them unconfined, for engines you trust only", err)
 	}
-	return sandbox.Host{BuildWall: buildWall}, nil
+	if noCgroups {
+		fmt.Fprintln(stderr, "arena host: WARNING: --no-cgroups: memory, CPU and processes are limited per process only; one engine can take the machine's memory or CPU from all the others")
+		return sandbox.Host{BuildWall: buildWall}, nil, nil
+	}
+	cg, err := cgroup.Open(cgroup.Limits{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w\narena host puts every engine and build in a cgroup of its own (docs/security.md, \"Resource control with cgroups\"); --no-cgroups runs them without", err)
+	}
+	fmt.Fprintf(stderr, "arena host: every engine and build in a cgroup of its own: %v\n", cg)
+	return sandbox.Host{BuildWall: buildWall, Cgroups: cg}, cg, nil
 }

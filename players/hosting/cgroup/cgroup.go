@@ -166,8 +166,11 @@ func (m *Manager) Version() Version { return m.sys.Version }
 func (m *Manager) Limits() Limits { return m.limits }
 
 // Close removes the Manager's directories, killing what is left in them: call it after
-// every group has been removed.
+// every group has been removed. A nil Manager has nothing to close.
 func (m *Manager) Close() error {
+	if m == nil {
+		return nil
+	}
 	var errs []error
 	for _, dir := range m.base {
 		entries, _ := os.ReadDir(dir)

@@ -114,6 +114,13 @@ func Open(limits Limits) (*Manager, error) {
 		if err := sys.missing(need); err != nil {
 			return nil, err
 		}
+		var parents []string
+		for _, h := range m.hierarchies(need) {
+			parents = append(parents, h.dir())
+		}
+		if err := sweep(parents, false); err != nil {
+			return nil, fmt.Errorf("cgroup: remove the groups of an arena host that is gone: %w", err)
+		}
 		for _, h := range m.hierarchies(need) {
 			dir := filepath.Join(h.dir(), name)
 			m.base = append(m.base, dir)
@@ -127,8 +134,17 @@ func Open(limits Limits) (*Manager, error) {
 					return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 				}
 			}
+			if h == sys.v1["freezer"] {
+				if err := anchor(dir); err != nil {
+					m.Close()
+					return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+				}
+			}
 		}
 	case V2:
+		if err := sweep([]string{sys.unified.dir()}, true); err != nil {
+			return nil, fmt.Errorf("cgroup: remove the groups of an arena host that is gone: %w", err)
+		}
 		dir, err := delegate(sys.unified.dir(), name, lim.CPUs != "")
 		if err != nil {
 			return nil, err
@@ -171,18 +187,60 @@ func (m *Manager) Close() error {
 	if m == nil {
 		return nil
 	}
-	var errs []error
-	for _, dir := range m.base {
+	return removeBase(m.base, m.sys.Version == V2)
+}
+
+// removeBase removes a Manager's directories, one per hierarchy, with every group left in
+// them, each group killed in all its hierarchies at once (on v1, its freezer's with the
+// others).
+func removeBase(base []string, v2 bool) error {
+	groups := map[string]*Group{}
+	for _, dir := range base {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
-			if e.IsDir() {
-				g := &Group{dirs: []string{filepath.Join(dir, e.Name())}, v2: m.sys.Version == V2}
-				errs = append(errs, g.Remove())
+			if !e.IsDir() {
+				continue
 			}
+			g := groups[e.Name()]
+			if g == nil {
+				g = &Group{name: e.Name(), v2: v2}
+				groups[e.Name()] = g
+			}
+			g.dirs = append(g.dirs, filepath.Join(dir, e.Name()))
 		}
+	}
+	var errs []error
+	for _, g := range groups {
+		errs = append(errs, g.Remove())
+	}
+	for _, dir := range base {
 		if err := rmdir(dir); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	return errors.Join(errs...)
+}
+
+// sweep removes the directories that Managers of hosts no longer running left in parent
+// (one per hierarchy): a host killed with SIGKILL cannot remove its own, and leaves its
+// engines frozen in them.
+func sweep(parents []string, v2 bool) error {
+	stale := map[int][]string{}
+	for _, parent := range parents {
+		entries, _ := os.ReadDir(parent)
+		for _, e := range entries {
+			pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "arena-"))
+			if !e.IsDir() || err != nil || !strings.HasPrefix(e.Name(), "arena-") || pid == os.Getpid() {
+				continue
+			}
+			if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+				stale[pid] = append(stale[pid], filepath.Join(parent, e.Name()))
+			}
+		}
+	}
+	var errs []error
+	for _, base := range stale {
+		errs = append(errs, removeBase(base, v2))
 	}
 	return errors.Join(errs...)
 }
@@ -498,6 +556,25 @@ func (g *Group) kill() error {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// anchorName is the v1 freezer group that anchor keeps frozen.
+const anchorName = "frozen-anchor"
+
+// anchor makes an empty v1 freezer group in dir and keeps it frozen until the Manager
+// closes. The kernel switches its freezer's code on while any group is frozen and off
+// when the last one thaws, which costs 10 to 60 ms (measured on Linux 6.18, at each
+// thaw and at each freeze) when one engine's group is all there is: with the anchor
+// frozen, thawing an engine's group takes under 0.1 ms.
+func anchor(dir string) error {
+	a := filepath.Join(dir, anchorName)
+	if err := mkdir(a); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(a, "freezer.state"), []byte("FROZEN"), 0); err != nil {
+		return fmt.Errorf("cgroup: freeze %s: %w", a, err)
+	}
+	return nil
 }
 
 // mkdir makes a group's directory; one left by an earlier run is used as it is.

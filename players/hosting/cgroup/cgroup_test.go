@@ -167,3 +167,73 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	t.Logf("%d OOM kills; the command ended with %v", kills, err)
 }
+
+// BenchmarkThawFreeze measures what freezing costs an engine's turn: a thaw before it and
+// a freeze after it, of a group holding a busy process.
+func BenchmarkThawFreeze(b *testing.B) {
+	m := cgrouptest.Open(b, cgroup.Limits{})
+	g, err := m.New("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	argv := g.Wrap([]string{"sh", "-c", "while :; do :; done"})
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = g.Remove(); _ = cmd.Wait() }() // a frozen process dies once thawed
+	var thaw, freeze time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := g.Thaw(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if err := g.Freeze(); err != nil {
+			b.Fatal(err)
+		}
+		thaw, freeze = thaw+t1.Sub(t0), freeze+time.Since(t1)
+	}
+	b.ReportMetric(float64(thaw.Microseconds())/float64(b.N), "µs-thaw/op")
+	b.ReportMetric(float64(freeze.Microseconds())/float64(b.N), "µs-freeze/op")
+}
+
+// TestSweep leaves a group with a frozen process behind, as a host killed with SIGKILL
+// does, under the name of a process that is gone; the next Open removes it, and the
+// process with it.
+func TestSweep(t *testing.T) {
+	m := cgrouptest.Open(t, cgroup.Limits{})
+	g := group(t, m, "left")
+	cmd := start(t, g, "sleep", "600")
+	if err := g.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	// A process that is gone: a child reaped.
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var stale []string
+	for _, p := range g.Procs() {
+		base := filepath.Dir(filepath.Dir(p))
+		dir := filepath.Join(filepath.Dir(base), "arena-"+strconv.Itoa(gone.Process.Pid))
+		if err := os.Rename(base, dir); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, dir)
+	}
+	m2 := cgrouptest.Open(t, cgroup.Limits{})
+	_ = m2
+	for _, dir := range stale {
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is still there: %v", dir, err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the frozen process left behind is still there")
+	}
+}

@@ -111,17 +111,9 @@ func startContained(t *testing.T, m *cgroup.Manager, mode string, limits sandbox
 	}
 	c.bridge = engine.NewBridge(argv, engine.NewLine, engine.Options{}, zerolog.New(zerolog.SyncWriter(c.logs)).Level(zerolog.WarnLevel))
 	c.agent = c.bridge
-	var fz freezer
-	if freeze {
-		fz = &treeStopper{pid: c.bridge.Pid}
-		if c.group != nil {
-			fz = c.group
-		}
-		c.agent = &frozen{Bridge: c.bridge, fz: fz, log: zerolog.Nop()}
-	}
 	t.Cleanup(func() {
-		if fz != nil {
-			_ = fz.Thaw()
+		if f, ok := c.agent.(*frozen); ok {
+			f.release()
 		}
 		_ = c.bridge.Close()
 		if c.group != nil {
@@ -133,10 +125,12 @@ func startContained(t *testing.T, m *cgroup.Manager, mode string, limits sandbox
 	if _, err := c.bridge.Start(context.Background()); err != nil {
 		t.Fatalf("%s: %v", mode, err)
 	}
-	if fz != nil {
-		if err := fz.Freeze(); err != nil {
-			t.Fatal(err)
+	if freeze {
+		var fz freezer = &treeStopper{pid: c.bridge.Pid}
+		if c.group != nil {
+			fz = c.group
 		}
+		c.agent = newFrozen(c.bridge, fz, zerolog.Nop())
 	}
 	return c
 }

@@ -36,28 +36,63 @@ type frozen struct {
 	fz  freezer
 	log zerolog.Logger
 
-	mu    sync.Mutex
-	users int
+	mu       sync.Mutex
+	users    int
+	stopped  bool // frozen, or being frozen
+	released bool // thawed for good
 }
 
-// use thaws the engine for a call, and returns what freezes it again after the call.
+// newFrozen returns bridge frozen between its calls by fz, frozen now.
+func newFrozen(bridge *engine.Bridge, fz freezer, log zerolog.Logger) *frozen {
+	f := &frozen{Bridge: bridge, fz: fz, log: log}
+	f.freeze()
+	return f
+}
+
+// release thaws the engine for good, so that it can be told to quit and end.
+func (f *frozen) release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = true
+	if f.stopped {
+		if err := f.fz.Thaw(); err != nil {
+			f.log.Warn().Err(err).Msg("cannot thaw the engine to stop it")
+		}
+		f.stopped = false
+	}
+}
+
+// use thaws the engine for a call, and returns what freezes it again after the call. The
+// freeze happens in the background, so that the answer goes out without waiting for it;
+// the next thaw waits for it.
 func (f *frozen) use() (done func()) {
 	f.mu.Lock()
-	if f.users++; f.users == 1 {
+	if f.users++; f.users == 1 && f.stopped {
 		if err := f.fz.Thaw(); err != nil {
 			f.log.Error().Err(err).Msg("cannot thaw the engine")
 		}
+		f.stopped = false
 	}
 	f.mu.Unlock()
 	return func() {
 		f.mu.Lock()
-		defer f.mu.Unlock()
-		if f.users--; f.users == 0 {
-			if err := f.fz.Freeze(); err != nil {
-				f.log.Error().Err(err).Msg("cannot freeze the engine between its turns")
-			}
-		}
+		f.users--
+		f.mu.Unlock()
+		go f.freeze()
 	}
+}
+
+// freeze freezes the engine unless a call uses it.
+func (f *frozen) freeze() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.users > 0 || f.stopped || f.released {
+		return
+	}
+	if err := f.fz.Freeze(); err != nil {
+		f.log.Error().Err(err).Msg("cannot freeze the engine between its turns")
+	}
+	f.stopped = true
 }
 
 func (f *frozen) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {

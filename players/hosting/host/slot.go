@@ -242,7 +242,7 @@ type running struct {
 	stderr  *tail
 	group   *cgroup.Group // the engine's cgroup, or nil
 	memory  int64         // its memory limit
-	fz      freezer       // what freezes the engine between its turns, or nil
+	frozen  *frozen       // the bridge, frozen between its calls, or nil
 
 	mu       sync.Mutex
 	starts   []time.Time // of the engine, within the death window
@@ -364,14 +364,12 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	}
 	var a agent.Agent = p.bridge
 	if !s.h.cfg.Ponder {
-		p.fz = &treeStopper{pid: p.bridge.Pid}
+		var fz freezer = &treeStopper{pid: p.bridge.Pid}
 		if p.group != nil {
-			p.fz = p.group
+			fz = p.group
 		}
-		a = &frozen{Bridge: p.bridge, fz: p.fz, log: log}
-		if err := p.fz.Freeze(); err != nil {
-			log.Error().Err(err).Msg("cannot freeze the engine between its turns")
-		}
+		p.frozen = newFrozen(p.bridge, fz, log)
+		a = p.frozen
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	p.cancel = cancel
@@ -394,10 +392,8 @@ func (s *slot) stop(ctx context.Context, state, log string) {
 	s.run = nil
 	p.cancel()
 	<-p.done
-	if p.fz != nil { // a frozen engine could not take its quit
-		if err := p.fz.Thaw(); err != nil {
-			s.log.Warn().Err(err).Msg("cannot thaw the engine to stop it")
-		}
+	if p.frozen != nil { // a frozen engine could not take its quit
+		p.frozen.release()
 	}
 	if err := p.bridge.Close(); err != nil {
 		s.log.Debug().Err(err).Str("version", protocol.EngineVersion(p.version)).Msg("stop engine")

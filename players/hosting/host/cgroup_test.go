@@ -380,3 +380,84 @@ func TestForkBombContained(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBuildInCgroup runs builds through sandbox.Host with cgroups: a build that passes
+// its group's memory limit is killed by it and says so in its log; the next build runs.
+// (Inside, the build's cgroup namespace shows its group as its root, "/".)
+func TestBuildInCgroup(t *testing.T) {
+	m := openCgroups(t, cgroup.Limits{Memory: 64 << 20})
+	dir := containedDir(t)
+	h := sandbox.Host{Cgroups: m}
+	out, err := h.Build(context.Background(), dir, "head -c 512M /dev/zero | tail -n 1 >/dev/null")
+	if err == nil || !strings.Contains(string(out), "reached its memory limit (64 MiB)") {
+		t.Errorf("a build past its memory limit: %v\n%s", err, out)
+	}
+	if out, err := h.Build(context.Background(), dir, "echo built"); err != nil || !strings.Contains(string(out), "built") {
+		t.Errorf("the next build: %v\n%s", err, out)
+	}
+}
+
+// countingFreezer counts freezes and thaws, and says whether the engine is frozen.
+type countingFreezer struct {
+	mu             sync.Mutex
+	freezes, thaws int
+	frozen         bool
+}
+
+func (c *countingFreezer) Freeze() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.freezes, c.frozen = c.freezes+1, true
+	return nil
+}
+
+func (c *countingFreezer) Thaw() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.thaws, c.frozen = c.thaws+1, false
+	return nil
+}
+
+func (c *countingFreezer) state() (freezes, thaws int, frozen bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.freezes, c.thaws, c.frozen
+}
+
+// TestFrozenOverlappingCalls checks that calls that overlap keep the engine thawed until
+// the last ends, that it is frozen after, and that release thaws it for good.
+func TestFrozenOverlappingCalls(t *testing.T) {
+	fz := &countingFreezer{}
+	f := newFrozen(nil, fz, zerolog.Nop())
+	settled := func(want bool) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+			if _, _, frozen := fz.state(); frozen == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("frozen is not %v", want)
+			}
+		}
+	}
+	settled(true)
+	done1 := f.use()
+	done2 := f.use() // a game's end while a turn is on
+	if _, thaws, frozen := fz.state(); frozen || thaws != 1 {
+		t.Fatalf("in two calls: frozen %v after %d thaws, want thawed once", frozen, thaws)
+	}
+	done1()
+	time.Sleep(20 * time.Millisecond)
+	if _, _, frozen := fz.state(); frozen {
+		t.Fatal("frozen while a call is still on")
+	}
+	done2()
+	settled(true)
+	f.release()
+	settled(false)
+	f.use()()
+	time.Sleep(20 * time.Millisecond)
+	if freezes, thaws, frozen := fz.state(); frozen || freezes != 2 || thaws != 2 {
+		t.Errorf("after release: %d freezes, %d thaws, frozen %v; want 2, 2, thawed", freezes, thaws, frozen)
+	}
+}

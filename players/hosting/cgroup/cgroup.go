@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,14 +36,42 @@ type Limits struct {
 	Pids int
 }
 
-// DefaultLimits returns 1 GiB of memory, one CPU, 256 processes and threads, and, on a
-// machine of 4 CPUs or more, every CPU but CPU 0.
+// DefaultLimits returns 1 GiB of memory, one CPU, 256 processes and threads, and, when
+// this process may run on 4 CPUs or more, every one of them but the first.
 func DefaultLimits() Limits {
 	l := Limits{Memory: 1 << 30, CPU: 1, Pids: 256}
-	if n := runtime.NumCPU(); n >= 4 {
-		l.CPUs = fmt.Sprintf("1-%d", n-1)
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if list, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+				l.CPUs = allButFirst(strings.TrimSpace(list))
+			}
+		}
 	}
 	return l
+}
+
+// allButFirst returns the CPUs of list ("0-3,8") but the first, as a list, or "" when
+// list has fewer than 4 CPUs or cannot be read.
+func allButFirst(list string) string {
+	var cpus []string
+	for _, r := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(r, "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if !isRange {
+			b, err2 = a, nil
+		}
+		if err1 != nil || err2 != nil || b < a || b-a > 1<<16 {
+			return ""
+		}
+		for c := a; c <= b; c++ {
+			cpus = append(cpus, strconv.Itoa(c))
+		}
+	}
+	if len(cpus) < 4 {
+		return ""
+	}
+	return strings.Join(cpus[1:], ",")
 }
 
 func (l Limits) resolve() (Limits, error) {

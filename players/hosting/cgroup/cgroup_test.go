@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -235,5 +236,21 @@ func TestSweep(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the frozen process left behind is still there")
+	}
+}
+
+// TestCPUSet confines a group to the machine's last CPU: a program in it may run there
+// only.
+func TestCPUSet(t *testing.T) {
+	last := strconv.Itoa(runtime.NumCPU() - 1)
+	m := cgrouptest.Open(t, cgroup.Limits{CPUs: last})
+	g := group(t, m, "cpuset")
+	argv := g.Wrap([]string{"grep", "Cpus_allowed_list", "/proc/self/status"})
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got := strings.TrimSpace(strings.TrimPrefix(string(out), "Cpus_allowed_list:")); got != last {
+		t.Errorf("in a group of CPU %s, the program may run on %q", last, got)
 	}
 }

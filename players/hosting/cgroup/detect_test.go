@@ -169,3 +169,24 @@ func TestMissing(t *testing.T) {
 		t.Errorf("a container without freezer: %v, want an error naming freezer", err)
 	}
 }
+
+func TestAllButFirst(t *testing.T) {
+	tests := []struct{ list, want string }{
+		{"0-1", ""},
+		{"0-3", "1,2,3"},
+		{"4-7", "5,6,7"},
+		{"0,2,4,6", "2,4,6"},
+		{"0-1,8-9", "1,8,9"},
+		{"0-2", ""},
+		{"", ""},
+		{"3-1", ""},
+		{"x", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.list, func(t *testing.T) {
+			if got := allButFirst(tt.list); got != tt.want {
+				t.Errorf("allButFirst(%q) = %q, want %q", tt.list, got, tt.want)
+			}
+		})
+	}
+}

@@ -282,6 +282,11 @@ func TestSpinnerFrozenBetweenTurns(t *testing.T) {
 		t.Logf("%-35s honest engine's median time per move %7v; the spinner's CPU during the honest turns: %d ticks", s.name, median(s).Round(100*time.Microsecond), s.ticks)
 	}
 	alone, pondering, frozen := setups[0], setups[2], setups[3]
+	for _, c := range []*contained{frozen.honest, frozen.spinner} { // thawed for every notice
+		if strings.Contains(c.logs.String(), "did not take") {
+			t.Errorf("a frozen engine missed a notice:\n%s", c.logs)
+		}
+	}
 	if frozen.ticks > rounds || pondering.ticks <= frozen.ticks { // a tick of accounting at a turn's edges at most
 		t.Errorf("the spinner spent %d ticks of CPU during the honest engine's %d turns frozen, %d pondering", frozen.ticks, rounds, pondering.ticks)
 	}

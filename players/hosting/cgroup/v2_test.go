@@ -105,3 +105,16 @@ func TestDelegateRefuses(t *testing.T) {
 		t.Errorf("a refused delegation left a group: %v", serr)
 	}
 }
+
+// TestJoinFails runs a program wrapped for a group that cannot be joined: nothing of it
+// runs, and the shell says why and exits with status 125.
+func TestJoinFails(t *testing.T) {
+	g := &Group{name: "gone", dirs: []string{filepath.Join(t.TempDir(), "no-such-group")}}
+	argv := g.Wrap([]string{"sh", "-c", "echo ran"})
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 125 || strings.Contains(string(out), "ran") ||
+		!strings.Contains(string(out), JoinName+": cannot join the cgroup gone") {
+		t.Errorf("a group that cannot be joined: %v, %q", err, out)
+	}
+}

@@ -29,6 +29,8 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	buildSize := fs.Int64("build-size", sandbox.DefaultLimits().BuildSize>>20, "MiB a build may write: the size of its scratch space, a tmpfs, and of its result")
 	buildHold := fs.Duration("build-slot-hold", host.DefaultBuildSlotHold, "time a build keeps its place among --concurrency before the next build may start beside it")
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
+	noCgroups := fs.Bool("no-cgroups", false, "run sandboxes without cgroups: limits per process only, so one engine can take the memory or CPU of all")
+	ponder := fs.Bool("ponder", false, "let engines run between their turns, instead of freezing them")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
@@ -46,10 +48,12 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	sb, err := hostSandbox(*noSandbox, sandbox.Host{BuildWall: *buildTimeout, Limits: sandbox.Limits{BuildSize: *buildSize << 20}}, stderr)
+	sb, cg, err := host.Confinement{NoSandbox: *noSandbox, NoCgroups: *noCgroups,
+		Sandbox: sandbox.Host{BuildWall: *buildTimeout, Limits: sandbox.Limits{BuildSize: *buildSize << 20}}}.Open(stderr)
 	if err != nil {
 		return err
 	}
+	defer cg.Close()
 	opts, cred, err := credentialOptions(*credPath)
 	if err != nil {
 		return err
@@ -69,7 +73,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer nc.Close()
 	h, err := host.New(host.Config{
-		Conn: nc, Dir: *dir, Sandbox: sb, Concurrency: *concurrency, BuildTimeout: *buildTimeout, BuildSlotHold: *buildHold,
+		Conn: nc, Dir: *dir, Sandbox: sb, Cgroups: cg, Ponder: *ponder, Concurrency: *concurrency, BuildTimeout: *buildTimeout, BuildSlotHold: *buildHold,
 		Engine: engine.Options{StartTimeout: *startTimeout}, Log: log,
 	})
 	if err != nil {
@@ -85,21 +89,4 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		time.Sleep(10 * time.Millisecond)
 	}
 	return err
-}
-
-// hostSandbox is the sandbox of arena host's engines, sb: none with --no-sandbox, after a
-// warning.
-//
-// The bubblewrap sandbox (players/hosting/sandbox) is wired here: until it is, arena host refuses
-// to run without --no-sandbox.
-func hostSandbox(noSandbox bool, sb sandbox.Host, stderr io.Writer) (host.Sandbox, error) {
-	if noSandbox {
-		fmt.Fprintln(stderr, "arena host: WARNING: --no-sandbox: every submitted engine, and its build, runs as this user with all its rights:")
-		fmt.Fprintln(stderr, "arena host: WARNING: it can read and write your files and reach the network. Use it only for engines you trust.")
-		return host.Unsandboxed{}, nil
-	}
-	if err := sandbox.Available(); err != nil {
-		return nil, fmt.Errorf("%w\narena host runs every submitted engine in a bubblewrap sandbox (Debian package bubblewrap; as root also setpriv, from util-linux); --no-sandbox runs them unconfined, for engines you trust only", err)
-	}
-	return sb, nil
 }

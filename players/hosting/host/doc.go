@@ -30,4 +30,11 @@
 // line and runs each build. The sandbox is the caller's (arena host wires a bubblewrap
 // one); Unsandboxed runs them as plain processes of the host's user, for tests and for a
 // host whose every engine is trusted.
+//
+// With Config.Cgroups, each running version is in a cgroup of its own (package cgroup),
+// which bounds its memory, CPU and processes as a whole and is removed, with whatever is
+// left in it, when the version stops. Unless Config.Ponder, each engine is frozen between
+// its turns (its group's freezer, or SIGSTOP of its process tree without cgroups) and
+// thawed for its turns, its handshake and its games' notices: it cannot think on its
+// opponent's time nor take the CPU from the engines that are thinking.
 package host

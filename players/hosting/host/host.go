@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/players/hosting/cgroup"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -51,6 +52,16 @@ type Config struct {
 	BuildSlotHold time.Duration
 	// BuildTimeout bounds one build; 0 means DefaultBuildTimeout.
 	BuildTimeout time.Duration
+	// Cgroups, when set, puts each engine in a cgroup of its own, with its limits: every
+	// process of the engine joins it before it runs, and it is removed, with whatever is
+	// left in it, when the engine stops. Nil runs engines without cgroups.
+	Cgroups *cgroup.Manager
+	// Ponder lets engines run between their turns. By default (false) each engine is
+	// frozen between its turns (its cgroup's freezer, or, without Cgroups, SIGSTOP of its
+	// process tree), and thawed for its turns, its handshake and its games' notices: it
+	// cannot think on its opponent's time nor take the CPU from the engines that are
+	// thinking.
+	Ponder bool
 	// Engine are the engines' options (timeouts); the host sets Dir and Stderr.
 	Engine engine.Options
 	// Deaths within DeathWindow make an engine run_failed: it was restarted that many times

@@ -15,8 +15,10 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/players/engine"
 	"github.com/arenaref/arena/players/hosting/archive"
+	"github.com/arenaref/arena/players/hosting/cgroup"
 	"github.com/arenaref/arena/players/player"
 	"github.com/arenaref/arena/protocol"
 )
@@ -72,7 +74,7 @@ func (s *slot) loop(ctx context.Context) {
 			if s.run == nil || s.run.version != v {
 				continue
 			}
-			log := s.run.stderr.bytes()
+			log := string(s.run.stderr.bytes()) + s.run.oomKills()
 			s.log.Error().Str("version", protocol.EngineVersion(v)).Int("deaths", s.h.cfg.Deaths).Dur("within", s.h.cfg.DeathWindow).Msg("the engine keeps dying; it is run_failed")
 			s.failed[v] = true
 			s.stop(ctx, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine died %d times within %v", log, s.h.cfg.Deaths, s.h.cfg.DeathWindow))
@@ -259,6 +261,9 @@ type running struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	stderr  *tail
+	group   *cgroup.Group // the engine's cgroup, or nil
+	memory  int64         // its memory limit
+	frozen  *frozen       // the bridge, frozen between its calls, or nil
 
 	mu       sync.Mutex
 	starts   []time.Time // of the engine, within the death window
@@ -282,6 +287,18 @@ func (p *running) started(s *slot) {
 		default:
 		}
 	}
+}
+
+// oomKills says how many of the engine's processes its cgroup's memory limit killed, if
+// any: a line for its failure log.
+func (p *running) oomKills() string {
+	if p.group == nil {
+		return ""
+	}
+	if n, err := p.group.OOMKills(); err == nil && n > 0 {
+		return fmt.Sprintf("\nthe engine's cgroup reached its memory limit (%d MiB): the kernel killed %d of its processes", p.memory>>20, n)
+	}
+	return ""
 }
 
 // counting is a Dialect that counts the handshakes of the engines it speaks to: one at
@@ -318,6 +335,15 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	}
 	p := &running{version: v, stderr: &tail{max: 2 * protocol.MaxEngineLog}, done: make(chan struct{})}
 	log := s.log.With().Str("version", protocol.EngineVersion(v)).Logger()
+	if m := s.h.cfg.Cgroups; m != nil {
+		// Every process of the engine, its restarts too, runs in the group from its start.
+		if p.group, err = m.New(s.name + "-" + protocol.EngineVersion(v)); err != nil {
+			s.log.Error().Err(err).Msg("cannot make the engine's cgroup; trying again later")
+			return false
+		}
+		p.memory = m.Limits().Memory
+		argv = p.group.Wrap(argv)
+	}
 	opts := s.h.cfg.Engine
 	opts.Dir = dir
 	opts.Stderr = p.stderr.line // the bridge logs it within bounds
@@ -333,6 +359,7 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		}
 		if ctx.Err() != nil || attempt > s.h.cfg.Deaths {
 			_ = p.bridge.Close()
+			p.remove(log)
 			if ctx.Err() == nil {
 				s.fail(ctx, v, protocol.EngineRunFailed, fmt.Sprintf("%s\nthe engine did not start: %v", p.stderr.bytes(), err))
 			}
@@ -356,11 +383,20 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		Concurrency: 1, // one engine process plays one game at a time; see engine.Bridge
 		Log:         s.h.cfg.Log,
 	}
+	var a agent.Agent = p.bridge
+	if !s.h.cfg.Ponder {
+		var fz freezer = &treeStopper{pid: p.bridge.Pid}
+		if p.group != nil {
+			fz = p.group
+		}
+		p.frozen = newFrozen(p.bridge, fz, log)
+		a = p.frozen
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	p.cancel = cancel
 	go func() {
 		defer close(p.done)
-		if err := player.Serve(sctx, s.h.cfg.Conn, cfg, p.bridge); err != nil && sctx.Err() == nil {
+		if err := player.Serve(sctx, s.h.cfg.Conn, cfg, a); err != nil && sctx.Err() == nil {
 			log.Error().Err(err).Msg("the player stopped")
 		}
 	}()
@@ -377,10 +413,24 @@ func (s *slot) stop(ctx context.Context, state, log string) {
 	s.run = nil
 	p.cancel()
 	<-p.done
+	if p.frozen != nil { // a frozen engine could not take its quit
+		p.frozen.release()
+	}
 	if err := p.bridge.Close(); err != nil {
 		s.log.Debug().Err(err).Str("version", protocol.EngineVersion(p.version)).Msg("stop engine")
 	}
+	p.remove(s.log)
 	s.report(ctx, p.version, state, log)
+}
+
+// remove removes the engine's cgroup, killing whatever is left in it.
+func (p *running) remove(log zerolog.Logger) {
+	if p.group == nil {
+		return
+	}
+	if err := p.group.Remove(); err != nil {
+		log.Error().Err(err).Msg("cannot remove the engine's cgroup")
+	}
 }
 
 // clean removes the directories of versions older than the one before v: a version that

@@ -47,8 +47,10 @@
 // anything else. Limits bound each process, not the sandbox as a whole, except the
 // process count, and RLIMIT_NPROC is not enforced for uid 0: so a caller running as root
 // runs each sandbox as an unprivileged uid of its own (see Config.UID and Prepare).
-// docs/security.md, "Sandboxes for submitted engines", says what each limit does and
-// does not contain, with the measurements behind DefaultLimits.
+// Config.Cgroup (Host.Cgroups for builds) puts the whole sandbox in a cgroup of its own
+// (package cgroup), joined before bwrap starts, which bounds its memory, CPU and
+// processes together. docs/security.md, "Sandboxes for submitted engines", says what each
+// limit does and does not contain, with the measurements behind DefaultLimits.
 //
 // Linux only: bwrap (Debian package bubblewrap) must be installed and the kernel must
 // allow unprivileged user namespaces; Available says whether it can work here. A caller

@@ -2,7 +2,11 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"time"
+
+	"github.com/arenaref/arena/players/hosting/cgroup"
 )
 
 // DefaultBuildWall is how long a submitted engine's build may take.
@@ -14,6 +18,9 @@ const DefaultBuildWall = 5 * time.Minute
 type Host struct {
 	Limits    Limits
 	BuildWall time.Duration
+	// Cgroups, when set, runs each build in a cgroup of its own, removed with whatever
+	// is left in it when the build ends.
+	Cgroups *cgroup.Manager
 }
 
 // Command hands dir to its sandbox's uid (Prepare) and returns the command line that runs
@@ -36,5 +43,21 @@ func (h Host) Build(ctx context.Context, dir, shell string) ([]byte, error) {
 	if wall <= 0 {
 		wall = DefaultBuildWall
 	}
-	return Build(ctx, Config{Dir: dir, Limits: h.Limits}, shell, wall)
+	cfg := Config{Dir: dir, Limits: h.Limits}
+	if h.Cgroups == nil {
+		return Build(ctx, cfg, shell, wall)
+	}
+	g, err := h.Cgroups.New(filepath.Base(filepath.Dir(dir)) + "-" + filepath.Base(dir) + "-build")
+	if err != nil {
+		return nil, err
+	}
+	cfg.Cgroup = g
+	log, err := Build(ctx, cfg, shell, wall)
+	if n, kerr := g.OOMKills(); kerr == nil && n > 0 {
+		log = fmt.Appendf(log, "\nthe build's cgroup reached its memory limit (%d MiB): the kernel killed %d of its processes\n", h.Cgroups.Limits().Memory>>20, n)
+	}
+	if rerr := g.Remove(); err == nil {
+		err = rerr
+	}
+	return log, err
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/arenaref/arena/players/hosting/cgroup"
 )
 
 // MountPoint is where Config.Dir appears in the sandbox; it is also the program's working
@@ -157,6 +159,9 @@ type Config struct {
 	// Env is added to the program's environment, as KEY=VALUE, after (and over) PATH,
 	// HOME=/tmp, TMPDIR=/tmp and LANG=C.UTF-8.
 	Env []string
+	// Cgroup, when set, is the cgroup the sandbox runs in: Command's command line joins
+	// it before it starts anything (cgroup.Group.Wrap). See package cgroup.
+	Cgroup *cgroup.Group
 
 	// scratch (Build) mounts Dir read-only at SourcePoint and a tmpfs of Limits.BuildSize
 	// at MountPoint, instead of Dir at MountPoint.
@@ -280,7 +285,11 @@ func Command(cfg Config, argv []string) ([]string, error) {
 		cmd = append(cmd, "--setenv", k, v)
 	}
 	cmd = append(cmd, "--", "/bin/sh", "-c", lim.wrapper(), wrapperName)
-	return append(cmd, argv...), nil
+	cmd = append(cmd, argv...)
+	if cfg.Cgroup != nil {
+		cmd = cfg.Cgroup.Wrap(cmd)
+	}
+	return cmd, nil
 }
 
 // etcFiles are the files of /etc a sandbox sees, where the system has them: the dynamic

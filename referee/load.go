@@ -1,0 +1,264 @@
+package referee
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Load is how overloaded the referee's machine was during a span of time.
+type Load struct {
+	// Late is the largest delay the referee's own timers and goroutines met: how late a
+	// timer fired, or how long a goroutine that could run waited for a core.
+	Late time.Duration
+	// Steal is the largest share of the machine's CPU time that its hypervisor gave to
+	// others over a second (0 to 1), where /proc/stat counts it; 0 elsewhere.
+	Steal float64
+}
+
+// LoadMeter measures the referee's own lateness. A reply that came late by no more than
+// the referee itself was late then is not the player's fault (see Config.Load).
+type LoadMeter interface {
+	// Load returns the load between from and to, times of the referee's Clock.
+	Load(from, to time.Time) Load
+}
+
+// LoadMeterFunc adapts a function to a LoadMeter.
+type LoadMeterFunc func(from, to time.Time) Load
+
+// Load returns f(from, to).
+func (f LoadMeterFunc) Load(from, to time.Time) Load { return f(from, to) }
+
+// QuietLoad is a LoadMeter that always reports a quiet machine: every late reply is the
+// player's fault, as before the referee measured itself.
+var QuietLoad LoadMeter = LoadMeterFunc(func(time.Time, time.Time) Load { return Load{} })
+
+// SystemLoad returns the process's meter of its own lateness on the wall clock. It
+// measures only while someone holds it (acquire), so an idle referee costs nothing.
+func SystemLoad() LoadMeter { return sysLoad }
+
+// acquirer is a LoadMeter that measures only while held.
+type acquirer interface {
+	acquire() (release func())
+}
+
+// Sampling of the system meter.
+const (
+	// loadTick is the period of the timer whose lateness is measured: short enough to
+	// see a stall of a few milliseconds, long enough to cost nothing (100 wake-ups a
+	// second).
+	loadTick = 10 * time.Millisecond
+	// schedEvery is how many ticks pass between two readings of the Go scheduler's
+	// latencies, and stealEvery between two readings of /proc/stat.
+	schedEvery = 10
+	stealEvery = 100
+	// loadSamples is how many samples are kept: 8192 ticks, over 80 seconds, longer than
+	// the turns whose lateness is asked for (a longer turn is judged on the samples kept).
+	loadSamples = 1 << 13
+)
+
+var sysLoad = &sysMeter{}
+
+// sysMeter is the process's lateness meter: a timer that measures how late it fires,
+// the Go scheduler's latencies (runtime/metrics /sched/latencies:seconds: how long
+// runnable goroutines waited for a thread, the referee's and its in-process players'
+// included), and the CPU steal of /proc/stat.
+type sysMeter struct {
+	mu    sync.Mutex
+	users int
+	quit  chan struct{}
+	ring  [loadSamples]loadSample
+	n     int // samples written in all
+}
+
+// loadSample is the load seen during the loadTick before at.
+type loadSample struct {
+	at    time.Time
+	late  time.Duration
+	steal float64
+}
+
+func (m *sysMeter) acquire() func() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.users++
+	if m.users == 1 {
+		m.quit = make(chan struct{})
+		go m.run(m.quit)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if m.users--; m.users == 0 {
+				close(m.quit)
+			}
+		})
+	}
+}
+
+func (m *sysMeter) run(quit <-chan struct{}) {
+	timer := time.NewTimer(loadTick)
+	defer timer.Stop()
+	sched := newSchedReader()
+	var steal stealReader
+	stealNow := steal.read()
+	for i := 1; ; i++ {
+		due := time.Now().Add(loadTick)
+		timer.Reset(loadTick)
+		select {
+		case <-quit:
+			return
+		case now := <-timer.C:
+			late := max(time.Since(due), now.Sub(due), 0)
+			if i%schedEvery == 0 {
+				late = max(late, sched.read())
+			}
+			if i%stealEvery == 0 {
+				stealNow = steal.read()
+			}
+			m.add(loadSample{at: time.Now(), late: late, steal: stealNow})
+		}
+	}
+}
+
+func (m *sysMeter) add(s loadSample) {
+	m.mu.Lock()
+	m.ring[m.n%loadSamples] = s
+	m.n++
+	m.mu.Unlock()
+}
+
+// Load returns the largest lateness and steal of the samples that cover from to to: a
+// sample covers the tick before it, and the first one after to is taken too, since a
+// stall at the end of the span shows only in the next sample, however late it comes.
+func (m *sysMeter) Load(from, to time.Time) Load {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return loadOf(m.ring[:], m.n, from, to)
+}
+
+// loadOf is the load of the samples of ring (n written in all, the newest at (n-1)%len)
+// that cover from to to.
+func loadOf(ring []loadSample, n int, from, to time.Time) Load {
+	var l Load
+	take := func(s loadSample) {
+		l.Late = max(l.Late, s.late)
+		l.Steal = max(l.Steal, s.steal)
+	}
+	var next *loadSample // the first sample after to
+samples:
+	for i := n - 1; i >= max(n-len(ring), 0); i-- {
+		s := &ring[i%len(ring)]
+		switch {
+		case s.at.After(to):
+			next = s
+		case s.at.Before(from):
+			break samples // older samples cover nothing of the span
+		default:
+			take(*s)
+		}
+	}
+	if next != nil {
+		take(*next)
+	}
+	return l
+}
+
+// schedReader reads the growth of the Go scheduler's latency histogram.
+type schedReader struct {
+	sample []metrics.Sample
+	prev   []uint64
+}
+
+func newSchedReader() *schedReader {
+	r := &schedReader{sample: []metrics.Sample{{Name: "/sched/latencies:seconds"}}}
+	r.read()
+	return r
+}
+
+// read returns the lower bound of the highest bucket that grew since the last read: the
+// longest a runnable goroutine waited, rounded down.
+func (r *schedReader) read() time.Duration {
+	metrics.Read(r.sample)
+	if r.sample[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return 0
+	}
+	h := r.sample[0].Value.Float64Histogram()
+	var worst time.Duration
+	if len(r.prev) == len(h.Counts) {
+		for i := len(h.Counts) - 1; i >= 0; i-- {
+			if h.Counts[i] > r.prev[i] {
+				if b := h.Buckets[i]; b > 0 {
+					worst = time.Duration(b * float64(time.Second))
+				}
+				break
+			}
+		}
+	}
+	r.prev = append(r.prev[:0], h.Counts...)
+	return worst
+}
+
+// stealReader reads the machine's CPU steal from /proc/stat.
+type stealReader struct {
+	steal, total uint64
+	off          bool // no /proc/stat, or no steal column
+}
+
+// read returns the share of CPU time stolen since the last read, 0 the first time.
+func (r *stealReader) read() float64 {
+	if r.off {
+		return 0
+	}
+	steal, total, ok := procStatCPU()
+	if !ok {
+		r.off = true
+		return 0
+	}
+	var share float64
+	if r.total > 0 && total > r.total && steal >= r.steal {
+		share = float64(steal-r.steal) / float64(total-r.total)
+	}
+	r.steal, r.total = steal, total
+	return share
+}
+
+// procStatCPU returns the steal and total of the first line of /proc/stat, in ticks.
+func procStatCPU() (steal, total uint64, ok bool) {
+	f, err := os.Open("/proc/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	if !sc.Scan() {
+		return 0, 0, false
+	}
+	return parseCPULine(sc.Bytes())
+}
+
+// parseCPULine reads "cpu user nice system idle iowait irq softirq steal ...": the steal
+// (the eighth number) and the sum of the first eight.
+func parseCPULine(line []byte) (steal, total uint64, ok bool) {
+	fields := bytes.Fields(line)
+	if len(fields) < 9 || string(fields[0]) != "cpu" {
+		return 0, 0, false
+	}
+	for i, f := range fields[1:9] {
+		v, err := strconv.ParseUint(string(f), 10, 64)
+		if err != nil {
+			return 0, 0, false
+		}
+		total += v
+		if i == 7 {
+			steal = v
+		}
+	}
+	return steal, total, true
+}

@@ -106,6 +106,7 @@
 // own lateness (Config.Load; SystemLoad on the wall clock): how late a timer of its own,
 // ticking every 10ms, fires; how long runnable goroutines wait for a thread (the Go
 // runtime's /sched/latencies:seconds, which counts the players of the same process too);
+// how long the process's threads wait, in all, on the kernel's run queues (schedstat);
 // how late the turn's deadline timer fires; and, where /proc/stat has it, the CPU steal.
 // When a reply came late by no more than the referee itself was late during that turn
 // (a reply 11ms late while the referee's timer fired 40ms late), the lateness is the

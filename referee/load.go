@@ -12,8 +12,9 @@ import (
 
 // Load is how overloaded the referee's machine was during a span of time.
 type Load struct {
-	// Late is the largest delay the referee's own timers and goroutines met: how late a
-	// timer fired, or how long a goroutine that could run waited for a core.
+	// Late is the largest delay the referee's own timers, goroutines and threads met: how
+	// late a timer fired, how long a goroutine that could run waited for a thread, or how
+	// long, in all, a thread of the process waited for a core.
 	Late time.Duration
 	// Steal is the largest share of the machine's CPU time that its hypervisor gave to
 	// others over a second (0 to 1), where /proc/stat counts it; 0 elsewhere.
@@ -52,8 +53,10 @@ const (
 	// see a stall of a few milliseconds, long enough to cost nothing (100 wake-ups a
 	// second).
 	loadTick = 10 * time.Millisecond
-	// schedEvery is how many ticks pass between two readings of the Go scheduler's
-	// latencies, and stealEvery between two readings of /proc/stat.
+	// waitEvery is how many ticks pass between two readings of the threads' run-queue
+	// waits, schedEvery between two readings of the Go scheduler's latencies, and
+	// stealEvery between two readings of /proc/stat.
+	waitEvery  = 2
 	schedEvery = 10
 	stealEvery = 100
 	// loadSamples is how many samples are kept: 8192 ticks, over 80 seconds, longer than
@@ -66,7 +69,11 @@ var sysLoad = &sysMeter{}
 // sysMeter is the process's lateness meter: a timer that measures how late it fires,
 // the Go scheduler's latencies (runtime/metrics /sched/latencies:seconds: how long
 // runnable goroutines waited for a thread, the referee's and its in-process players'
-// included), and the CPU steal of /proc/stat.
+// included), how long the process's threads waited on the kernel's run queues
+// (/proc/self/task/*/schedstat: a thread that computes, such as a built-in player's
+// search, or a reply on its way through the process, is held back by a busy machine
+// although the timer, which mostly sleeps, is woken in time), and the CPU steal of
+// /proc/stat. On a quiet machine all of them stay at a millisecond or less.
 type sysMeter struct {
 	mu    sync.Mutex
 	users int
@@ -79,6 +86,7 @@ type sysMeter struct {
 type loadSample struct {
 	at    time.Time
 	late  time.Duration
+	wait  time.Duration // the longest a thread waited for a core since the last reading
 	steal float64
 }
 
@@ -106,6 +114,8 @@ func (m *sysMeter) run(quit <-chan struct{}) {
 	timer := time.NewTimer(loadTick)
 	defer timer.Stop()
 	sched := newSchedReader()
+	var waits waitReader
+	waits.read()
 	var steal stealReader
 	stealNow := steal.read()
 	for i := 1; ; i++ {
@@ -116,13 +126,17 @@ func (m *sysMeter) run(quit <-chan struct{}) {
 			return
 		case now := <-timer.C:
 			late := max(time.Since(due), now.Sub(due), 0)
+			var wait time.Duration
+			if i%waitEvery == 0 {
+				wait = waits.read()
+			}
 			if i%schedEvery == 0 {
 				late = max(late, sched.read())
 			}
 			if i%stealEvery == 0 {
 				stealNow = steal.read()
 			}
-			m.add(loadSample{at: time.Now(), late: late, steal: stealNow})
+			m.add(loadSample{at: time.Now(), late: late, wait: wait, steal: stealNow})
 		}
 	}
 }
@@ -134,9 +148,10 @@ func (m *sysMeter) add(s loadSample) {
 	m.mu.Unlock()
 }
 
-// Load returns the largest lateness and steal of the samples that cover from to to: a
-// sample covers the tick before it, and the first one after to is taken too, since a
-// stall at the end of the span shows only in the next sample, however late it comes.
+// Load returns the largest lateness and steal of the samples that cover from to to, or the
+// threads' waits for a core added up over them when that is more: a sample covers the
+// ticks before it, and the first one after to is taken too, since a stall at the end of
+// the span shows only in the next sample, however late it comes.
 func (m *sysMeter) Load(from, to time.Time) Load {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -147,9 +162,11 @@ func (m *sysMeter) Load(from, to time.Time) Load {
 // that cover from to to.
 func loadOf(ring []loadSample, n int, from, to time.Time) Load {
 	var l Load
+	var wait time.Duration
 	take := func(s loadSample) {
 		l.Late = max(l.Late, s.late)
 		l.Steal = max(l.Steal, s.steal)
+		wait += s.wait
 	}
 	var next *loadSample // the first sample after to
 samples:
@@ -167,6 +184,7 @@ samples:
 	if next != nil {
 		take(*next)
 	}
+	l.Late = max(l.Late, wait)
 	return l
 }
 
@@ -203,6 +221,65 @@ func (r *schedReader) read() time.Duration {
 	}
 	r.prev = append(r.prev[:0], h.Counts...)
 	return worst
+}
+
+// waitReader reads how long the process's threads waited on the kernel's run queues.
+type waitReader struct {
+	prev, cur map[string]uint64 // by thread id, in nanoseconds
+	last      time.Time         // the last read
+	off       bool              // no schedstat here
+}
+
+// read returns how long the process's threads waited for a core since the last read, in
+// all but at most the time since then: a reply passes through several goroutines (the
+// player's, its connection's, the embedded server's, the referee's), on threads that may
+// each wait in turn, and a process that had some thread waiting all the time was held back
+// all the time. It returns 0 the first time, and counts no thread it had not seen.
+func (r *waitReader) read() time.Duration {
+	if r.off {
+		return 0
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		r.off = true
+		return 0
+	}
+	if r.cur == nil {
+		r.cur = map[string]uint64{}
+	}
+	clear(r.cur)
+	var sum uint64
+	for _, t := range tasks {
+		data, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // a thread that ended
+		}
+		w, ok := parseSchedstat(data)
+		if !ok {
+			continue
+		}
+		r.cur[t.Name()] = w
+		if p, seen := r.prev[t.Name()]; seen && w > p {
+			sum += w - p
+		}
+	}
+	if len(r.cur) == 0 {
+		r.off = true
+	}
+	now := time.Now()
+	span := now.Sub(r.last)
+	r.prev, r.cur, r.last = r.cur, r.prev, now
+	return min(time.Duration(sum), span)
+}
+
+// parseSchedstat reads "on-cpu run-queue-wait timeslices": the wait, in nanoseconds.
+func parseSchedstat(data []byte) (wait uint64, ok bool) {
+	fields := bytes.Fields(data)
+	if len(fields) < 2 {
+		return 0, false
+	}
+	w, err := strconv.ParseUint(string(fields[1]), 10, 64)
+	return w, err == nil
 }
 
 // stealReader reads the machine's CPU steal from /proc/stat.

@@ -12,7 +12,8 @@ import (
 )
 
 // TestLoadOf: the load of a span is the worst of the samples inside it and of the first
-// one after it, however late that one came; samples before it do not count.
+// one after it, however late that one came, or the threads' waits added up over them when
+// that is more; samples before it do not count.
 func TestLoadOf(t *testing.T) {
 	at := func(ms int) time.Time { return testStart.Add(time.Duration(ms) * time.Millisecond) }
 	ring := make([]loadSample, 4)
@@ -20,8 +21,8 @@ func TestLoadOf(t *testing.T) {
 	for _, s := range []loadSample{
 		{at: at(10), late: 90 * time.Millisecond}, // overwritten: the ring keeps 4
 		{at: at(20), late: 7 * time.Millisecond, steal: 0.5},
-		{at: at(30), late: time.Millisecond},
-		{at: at(40), late: 2 * time.Millisecond},
+		{at: at(30), late: time.Millisecond, wait: 2 * time.Millisecond},
+		{at: at(40), late: 2 * time.Millisecond, wait: 3 * time.Millisecond},
 		{at: at(95), late: 45 * time.Millisecond}, // a stall after 40
 	} {
 		ring[n%len(ring)] = s
@@ -32,7 +33,7 @@ func TestLoadOf(t *testing.T) {
 		from, to int
 		want     Load
 	}{
-		{"inside", 25, 35, Load{Late: 2 * time.Millisecond}},
+		{"inside, waits added up", 25, 35, Load{Late: 5 * time.Millisecond}},
 		{"the stall after the span counts", 31, 41, Load{Late: 45 * time.Millisecond}},
 		{"from the start", 15, 25, Load{Late: 7 * time.Millisecond, Steal: 0.5}},
 		{"before every sample kept", 0, 5, Load{Late: 7 * time.Millisecond, Steal: 0.5}},
@@ -44,6 +45,23 @@ func TestLoadOf(t *testing.T) {
 				t.Errorf("load %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestParseSchedstat(t *testing.T) {
+	cases := []struct {
+		data string
+		wait uint64
+		ok   bool
+	}{
+		{"2098029348 6962383728 1858\n", 6962383728, true},
+		{"2098029348\n", 0, false},
+		{"1 x 3\n", 0, false},
+	}
+	for _, tc := range cases {
+		if wait, ok := parseSchedstat([]byte(tc.data)); wait != tc.wait || ok != tc.ok {
+			t.Errorf("%q: got %d, %v; want %d, %v", tc.data, wait, ok, tc.wait, tc.ok)
+		}
 	}
 }
 

@@ -878,6 +878,9 @@ func (g *run) excuse(seat int, ex exchange, late time.Duration) *Load {
 	l := g.r.load.Load(ex.sent, ex.sent.Add(g.limit(seat)+late))
 	l.Late = max(l.Late, ex.timerLate)
 	if l.Late <= 0 || l.Late < late {
+		if l.Late >= time.Millisecond {
+			g.log.Info().Dur("late", late).Dur("referee_late", l.Late).Msg("time forfeit charged: the referee was less late than the reply")
+		}
 		return nil
 	}
 	return &l

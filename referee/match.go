@@ -511,7 +511,7 @@ type outcome struct {
 func (g *run) play(ctx context.Context) (Result, error) {
 	defer g.stop()
 	if a, ok := g.r.load.(acquirer); ok {
-		defer a.acquire()()
+		defer a.Acquire()()
 	}
 	g.st = g.m.Game.NewState()
 	g.res.StartPosition = g.position()

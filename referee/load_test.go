@@ -23,22 +23,25 @@ func TestJudgeOverload(t *testing.T) {
 	cases := []struct {
 		name     string
 		referee  time.Duration // the referee's own lateness during the turn
+		wait     time.Duration // what its threads lost to the machine while busy
 		ex       exchange
 		excused  bool
 		lateness time.Duration
 	}{
-		{"11ms late, referee 40ms late", 40 * time.Millisecond, decoded(reply(req, "1"), limit+11*time.Millisecond), true, 40 * time.Millisecond},
-		{"11ms late, quiet machine", 0, decoded(reply(req, "1"), limit+11*time.Millisecond), false, 0},
-		{"60ms late, referee 40ms late", 40 * time.Millisecond, decoded(reply(req, "1"), limit+60*time.Millisecond), false, 0},
-		{"timed out, reply 30ms late, referee 40ms late", 40 * time.Millisecond, exchange{timedOut: true, elapsed: limit, late: 30 * time.Millisecond}, true, 40 * time.Millisecond},
-		{"timed out, deadline's timer fired 50ms late", 0, exchange{timedOut: true, elapsed: limit, late: 30 * time.Millisecond, timerLate: 50 * time.Millisecond}, true, 50 * time.Millisecond},
-		{"no reply in the watch", 40 * time.Millisecond, exchange{timedOut: true, elapsed: limit, watched: time.Second}, false, 0},
-		{"no reply, not watched", time.Second, exchange{timedOut: true, elapsed: limit}, false, 0},
+		{"11ms late, referee 40ms late", 40 * time.Millisecond, 0, decoded(reply(req, "1"), limit+11*time.Millisecond), true, 40 * time.Millisecond},
+		{"11ms late, quiet machine", 0, 0, decoded(reply(req, "1"), limit+11*time.Millisecond), false, 0},
+		{"60ms late, referee 40ms late", 40 * time.Millisecond, 0, decoded(reply(req, "1"), limit+60*time.Millisecond), false, 0},
+		{"timed out, reply 30ms late, referee 40ms late", 40 * time.Millisecond, 0, exchange{timedOut: true, elapsed: limit, late: 30 * time.Millisecond}, true, 40 * time.Millisecond},
+		{"timed out, deadline's timer fired 50ms late", 0, 0, exchange{timedOut: true, elapsed: limit, late: 30 * time.Millisecond, timerLate: 50 * time.Millisecond}, true, 50 * time.Millisecond},
+		{"no reply in the watch", 40 * time.Millisecond, 0, exchange{timedOut: true, elapsed: limit, watched: time.Second}, false, 0},
+		{"no reply, not watched", time.Second, 0, exchange{timedOut: true, elapsed: limit}, false, 0},
+		{"11ms late, threads held back 20ms", 0, 20 * time.Millisecond, decoded(reply(req, "1"), limit+11*time.Millisecond), true, 20 * time.Millisecond},
+		{"no reply in the watch, threads held back 2s", 0, 2 * time.Second, exchange{timedOut: true, elapsed: limit, watched: time.Second}, false, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			g := judgeRun(t, 0)
-			g.r.load = fixedLoad(tc.referee)
+			g.r.load = LoadMeterFunc(func(time.Time, time.Time) Load { return Load{Late: tc.referee, Wait: tc.wait} })
 			out := g.judge(0, 0, g.st.LegalMoves(0, nil), tc.ex)
 			if out.reason != protocol.ReasonTimeForfeit {
 				t.Fatalf("reason %q (%s), want a time forfeit", out.reason, out.detail)

@@ -825,16 +825,16 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 		return fault(protocol.ReasonDisconnected, "no reply within %s, and nobody listens on %s any more: it went away while thinking", g.timeText(seat), protocol.TurnSubject(who))
 	case ex.timedOut && ex.late > 0:
 		out.late = ex.late
-		out.overload = g.excuse(seat, ex, ex.late)
+		out.overload = g.excuse(seat, ex, ex.late, true)
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s; it came %v after that", g.timeText(seat), stale, humantime.Round(ex.late))
 	case ex.timedOut && ex.watched > 0:
-		out.overload = g.excuse(seat, ex, ex.watched)
+		out.overload = g.excuse(seat, ex, ex.watched, false)
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s, nor in the %v after", g.timeText(seat), stale, humantime.Round(ex.watched))
 	case ex.timedOut:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
 	case ex.elapsed > g.limit(seat):
 		out.late = ex.elapsed - g.limit(seat)
-		out.overload = g.excuse(seat, ex, out.late)
+		out.overload = g.excuse(seat, ex, out.late, true)
 		return fault(protocol.ReasonTimeForfeit, "reply after %v, %v later than %s", humantime.RoundAbove(ex.elapsed, g.limit(seat)), humantime.Round(out.late), g.timeText(seat))
 	case ex.bad != nil:
 		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
@@ -871,12 +871,19 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 }
 
 // excuse returns the referee's own load during a turn whose reply came late by late (at
-// least; it is all that is known of a reply that never came), when the referee itself was
-// at least as late then: the forfeit is the machine's, not the player's. It returns nil
-// otherwise. A slow player on a quiet machine is late by far more than the referee.
-func (g *run) excuse(seat int, ex exchange, late time.Duration) *Load {
+// least, when no reply came), when the referee itself was at least as late then: the
+// forfeit is the machine's, not the player's. It returns nil otherwise. A reply that came
+// is compared with the process's lateness and with what its threads lost to the machine
+// while busy (Load.Wait: an in-process player's search, slowed down); a reply that never
+// came only with the lateness, since a stalled player is the player's own. Load.Late is
+// then the measure compared. A slow player on a quiet machine is late by far more than
+// the referee.
+func (g *run) excuse(seat int, ex exchange, late time.Duration, replied bool) *Load {
 	l := g.r.load.Load(ex.sent, ex.sent.Add(g.limit(seat)+late))
 	l.Late = max(l.Late, ex.timerLate)
+	if replied {
+		l.Late = max(l.Late, l.Wait)
+	}
 	if l.Late <= 0 || l.Late < late {
 		if l.Late >= time.Millisecond {
 			g.log.Info().Dur("late", late).Dur("referee_late", l.Late).Msg("time forfeit charged: the referee was less late than the reply")

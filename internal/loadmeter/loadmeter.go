@@ -12,10 +12,14 @@ import (
 
 // Load is how overloaded the machine was during a span of time, as this process saw it.
 type Load struct {
-	// Late is the largest delay the process's own timers, goroutines and threads met: how
-	// late a timer fired, how long a goroutine that could run waited for a thread, or how
-	// long, in all, the process's threads waited for a core.
+	// Late is the largest delay the process's own timers and goroutines met: how late a
+	// timer fired, or how long a goroutine that could run waited for a thread.
 	Late time.Duration
+	// Wait is how long, in all, the process's threads waited for a core while the process
+	// was busy (threads waited at least half of a reading's 20ms): what a computation of
+	// the process, such as a built-in player's search, lost to the machine. An idle
+	// process's wake-ups (its timers') do not count.
+	Wait time.Duration
 	// Steal is the largest share of the machine's CPU time that its hypervisor gave to
 	// others over a second (0 to 1), where /proc/stat counts it; 0 elsewhere.
 	Steal float64
@@ -126,7 +130,9 @@ func (m *Meter) run(quit <-chan struct{}) {
 			late := max(time.Since(due), now.Sub(due), 0)
 			var wait time.Duration
 			if i%waitEvery == 0 {
-				wait = waits.read()
+				if w, span := waits.read(); w >= span/2 {
+					wait = w
+				}
 			}
 			if i%schedEvery == 0 {
 				late = max(late, sched.read())
@@ -153,10 +159,10 @@ func (m *Meter) sampledAfter(t time.Time) bool {
 	return m.n > 0 && m.ring[(m.n-1)%loadSamples].at.After(t)
 }
 
-// Load returns the largest lateness and steal of the samples that cover from to to, or the
-// threads' waits for a core added up over them when that is more: a sample covers the
-// ticks before it, and the first one after to is taken too, since a stall at the end of
-// the span shows only in the next sample, however late it comes.
+// Load returns the largest lateness and steal of the samples that cover from to to, and
+// their threads' waits added up: a sample covers the ticks before it, and the first one
+// after to is taken too, since a stall at the end of the span shows only in the next
+// sample, however late it comes.
 func (m *Meter) Load(from, to time.Time) Load {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -167,11 +173,10 @@ func (m *Meter) Load(from, to time.Time) Load {
 // that cover from to to.
 func loadOf(ring []loadSample, n int, from, to time.Time) Load {
 	var l Load
-	var wait time.Duration
 	take := func(s loadSample) {
 		l.Late = max(l.Late, s.late)
 		l.Steal = max(l.Steal, s.steal)
-		wait += s.wait
+		l.Wait += s.wait
 	}
 	var next *loadSample // the first sample after to
 samples:
@@ -189,7 +194,6 @@ samples:
 	if next != nil {
 		take(*next)
 	}
-	l.Late = max(l.Late, wait)
 	return l
 }
 
@@ -236,18 +240,18 @@ type waitReader struct {
 }
 
 // read returns how long the process's threads waited for a core since the last read, in
-// all but at most the time since then: a reply passes through several goroutines (the
-// player's, its connection's, the embedded server's, the referee's), on threads that may
-// each wait in turn, and a process that had some thread waiting all the time was held back
-// all the time. It returns 0 the first time, and counts no thread it had not seen.
-func (r *waitReader) read() time.Duration {
+// all but at most the time since then (span): a reply passes through several goroutines
+// (the player's, its connection's, the embedded server's, the referee's), on threads that
+// may each wait in turn, and a process that had some thread waiting all the time was held
+// back all the time. It returns 0 the first time, and counts no thread it had not seen.
+func (r *waitReader) read() (wait, span time.Duration) {
 	if r.off {
-		return 0
+		return 0, 0
 	}
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		r.off = true
-		return 0
+		return 0, 0
 	}
 	if r.cur == nil {
 		r.cur = map[string]uint64{}
@@ -272,9 +276,9 @@ func (r *waitReader) read() time.Duration {
 		r.off = true
 	}
 	now := time.Now()
-	span := now.Sub(r.last)
+	span = now.Sub(r.last)
 	r.prev, r.cur, r.last = r.cur, r.prev, now
-	return min(time.Duration(sum), span)
+	return min(time.Duration(sum), span), span
 }
 
 // parseSchedstat reads "on-cpu run-queue-wait timeslices": the wait, in nanoseconds.

@@ -30,9 +30,9 @@ func TestLoadOf(t *testing.T) {
 		from, to int
 		want     Load
 	}{
-		{"inside, waits added up", 25, 35, Load{Late: 5 * time.Millisecond}},
-		{"the stall after the span counts", 31, 41, Load{Late: 45 * time.Millisecond}},
-		{"from the start", 15, 25, Load{Late: 7 * time.Millisecond, Steal: 0.5}},
+		{"inside, waits added up", 25, 35, Load{Late: 2 * time.Millisecond, Wait: 5 * time.Millisecond}},
+		{"the stall after the span counts", 31, 41, Load{Late: 45 * time.Millisecond, Wait: 3 * time.Millisecond}},
+		{"from the start", 15, 25, Load{Late: 7 * time.Millisecond, Wait: 2 * time.Millisecond, Steal: 0.5}},
 		{"before every sample kept", 0, 5, Load{Late: 7 * time.Millisecond, Steal: 0.5}},
 		{"after every sample", 100, 200, Load{}},
 	}

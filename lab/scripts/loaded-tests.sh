@@ -6,14 +6,15 @@
 # after, and how long it took. It exits with go test's status.
 #   bash lab/scripts/loaded-tests.sh [LOOPS] [GO TEST ARGS...]
 # Run it from the repository's root; GO TEST ARGS replace ./... (e.g. ./referee -run Time).
+# With LOG=FILE, go test's output is kept in FILE, and can be read as the packages finish.
 set -u
 loops=${1:-$(nproc)}
 shift || true
 [ $# -eq 0 ] && set -- ./...
-log=$(mktemp)
+log=${LOG:-$(mktemp)}
 for _ in $(seq "$loops"); do (while :; do :; done) & done
-trap 'kill $(jobs -p) 2>/dev/null; rm -f "$log"' EXIT
-echo "$loops busy loops on $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+trap 'kill $(jobs -p) 2>/dev/null; [ -z "${LOG:-}" ] && rm -f "$log"' EXIT
+echo "$loops busy loops on $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)${LOG:+; output in $LOG}"
 start=$(date +%s)
 go test -count=1 "$@" >"$log" 2>&1
 status=$?

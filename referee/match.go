@@ -38,7 +38,9 @@ var ErrInvalidMatch = errors.New("referee: invalid match")
 
 // ErrVoided is wrapped by the error Play returns when a game cannot count because the
 // referee itself lost its NATS connection while it was being played: the players' faults
-// during an outage are not theirs. Such a game is played again from its start.
+// during an outage are not theirs. Such a game is played again from its start. A game
+// void because the machine was overloaded wraps it too, with ErrOverloaded, so that
+// whoever replays void games replays those.
 var ErrVoided = errors.New("referee: game voided by a connection outage")
 
 // ErrOverloaded is wrapped, with ErrVoided, by the error Play returns when a game would

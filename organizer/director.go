@@ -44,6 +44,34 @@ type Director struct {
 	// changed only after a game and its rating changes are committed.
 	eloMu sync.Mutex
 	elo   map[string]map[string]float64
+
+	overMu sync.Mutex
+	over   map[int64]Overload // by tournament, for this process's runs
+}
+
+// Overload is what a tournament's runs in this process lost to an overloaded machine:
+// the time forfeits the referee's own lateness explained, whose games were voided and
+// played again (referee.ErrOverloaded), and the referee's worst lateness then.
+type Overload struct {
+	Voided   int
+	Lateness time.Duration
+}
+
+// Overload returns what tournament id lost to an overloaded machine in this process.
+func (d *Director) Overload(id int64) Overload {
+	d.overMu.Lock()
+	defer d.overMu.Unlock()
+	return d.over[id]
+}
+
+// voided notes a game of tournament id voided because the machine was overloaded.
+func (d *Director) voided(id int64, res referee.Result) {
+	d.overMu.Lock()
+	defer d.overMu.Unlock()
+	o := d.over[id]
+	o.Voided++
+	o.Lateness = max(o.Lateness, res.Lateness)
+	d.over[id] = o
 }
 
 // Config is what a Director works with.
@@ -79,7 +107,7 @@ func New(cfg Config) *Director {
 		exec = RefereeExecutor(cfg.Referee)
 	}
 	return &Director{
-		db: cfg.Store, ref: cfg.Referee, exec: exec, log: cfg.Log, elo: map[string]map[string]float64{},
+		db: cfg.Store, ref: cfg.Referee, exec: exec, log: cfg.Log, elo: map[string]map[string]float64{}, over: map[int64]Overload{},
 		pool: newBuiltinPool(cfg.NATSURL, cfg.NATSOptions, cfg.Version, cfg.Programs, cfg.Log), programs: cfg.Programs,
 	}
 }
@@ -213,7 +241,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		return games.Play(ctx, referee.Tournament{
 			ID: refereeID(id), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
 			Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
-			Skip: skip,
+			Skip: skip, Voided: func(_ tournament.Pairing, res referee.Result) { d.voided(id, res) },
 		}, onResult, nil)
 	}
 	if len(todo) > 0 {

@@ -358,9 +358,30 @@ func TestRequestClockKind(t *testing.T) {
 	}
 }
 
+// playTimed plays m on the wall clock, again when the machine was so overloaded that the
+// referee was as late as the late reply (ErrOverloaded), and skips the test when it stays
+// that busy: a timing check measures the referee's lateness and tolerates load.
+func playTimed(t *testing.T, ref *Referee, m Match) Result {
+	t.Helper()
+	for range 5 {
+		res, err := ref.Play(context.Background(), m)
+		if errors.Is(err, ErrOverloaded) {
+			t.Logf("played again: %s", res.Detail)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	t.Skip("the machine stayed too overloaded to time a game: every try was void")
+	return Result{}
+}
+
 // TestTimeForfeitRecordsLateness plays on the wall clock against players that reply
 // after their deadline, and checks that the time forfeit says how late the reply was, or
-// that none came while the referee listened.
+// that none came while the referee listened. It is also the check that a slow player on a
+// quiet machine still loses on time, the referee measuring its own lateness.
 func TestTimeForfeitRecordsLateness(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -387,10 +408,7 @@ func TestTimeForfeitRecordsLateness(t *testing.T) {
 			e.player("bob", lastLegal)
 			m := countMatch(t, "g1", "alice", "bob")
 			m.TC = clock.TimeControl{PerMove: 50 * time.Millisecond}
-			res, err := ref.Play(context.Background(), m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := playTimed(t, ref, m)
 			if res.Reason != protocol.ReasonTimeForfeit || res.Forfeit != 0 || !strings.Contains(res.Detail, tc.detail) {
 				t.Fatalf("reason %q forfeit %d detail %q; want a time forfeit of seat 0 saying %q", res.Reason, res.Forfeit, res.Detail, tc.detail)
 			}

@@ -102,6 +102,28 @@
 // RunTournament plays such a game again once the connection is back and, for up to
 // Tournament.Settle, once the players' turn subscriptions are back too.
 //
+// A time forfeit on an overloaded machine is not charged either. The referee measures its
+// own lateness (Config.Load; SystemLoad on the wall clock): how late a timer of its own,
+// ticking every 10ms, fires; how long runnable goroutines wait for a thread (the Go
+// runtime's /sched/latencies:seconds, which counts the players of the same process too);
+// how late the turn's deadline timer fires; where /proc/stat has it, the CPU steal; and
+// how long, in all, the process's threads waited on the kernel's run queues while the
+// process was busy (schedstat: what an in-process player's search lost to the machine).
+// When a reply came late by no more than the referee itself was late during that turn
+// (a reply 11ms late while the referee's timer fired 40ms late), the lateness is the
+// machine's, not the player's: the game is void and Play returns the partial Result with
+// the reason aborted, Result.Late and Result.Lateness set, a Detail that says both, and
+// an error wrapping both ErrOverloaded and ErrVoided. A reply that never came within
+// Config.LateWatch counts as late by the whole watch, and is compared with the lateness
+// only, not with the threads' waits: a stalled player is the player's own. On a quiet machine the referee is
+// late by a millisecond or so, and a slow player loses on time as before. RunTournament
+// tells Tournament.Voided and plays such a game again at once, up to MaxOverloadAttempts
+// times, and then stops: a machine that busy cannot time games fairly. Replaying rather
+// than recording a void result keeps every game's result a real one, and the standings and
+// ratings free of games nobody won; it costs the replayed games' time.
+// Config.EngineCPU, where a cgroup counts an engine's CPU time, adds that time to a time
+// forfeit's Detail.
+//
 // # Lobby
 //
 // Referee.StartLobby answers the players' Hello messages with a Welcome and remembers who

@@ -179,6 +179,7 @@ type exchange struct {
 	gone         bool          // timed out, and nobody is subscribed any more
 	late         time.Duration // timed out, and the reply came this long after the deadline
 	watched      time.Duration // timed out, and no reply came in this long after the deadline
+	timerLate    time.Duration // how late the deadline's timer fired, when it did, on the wall clock
 	err          error
 }
 
@@ -250,6 +251,9 @@ func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req [
 				return exchange{err: fmt.Errorf("turn request on %s: %w", subject, errOutage)}
 			}
 		case <-timer:
+			if _, wall := r.clock.(realClock); wall {
+				ex.timerLate = max(r.clock.Now().Sub(ex.sent.Add(limit)), 0)
+			}
 			// A reply may have come just in time while the timer fired: look before
 			// declaring the turn lost.
 		late:

@@ -38,8 +38,27 @@ var ErrInvalidMatch = errors.New("referee: invalid match")
 
 // ErrVoided is wrapped by the error Play returns when a game cannot count because the
 // referee itself lost its NATS connection while it was being played: the players' faults
-// during an outage are not theirs. Such a game is played again from its start.
+// during an outage are not theirs. Such a game is played again from its start. A game
+// void because the machine was overloaded wraps it too, with ErrOverloaded, so that
+// whoever replays void games replays those.
 var ErrVoided = errors.New("referee: game voided by a connection outage")
+
+// ErrOverloaded is wrapped, with ErrVoided, by the error Play returns when a game would
+// have ended in a time forfeit that the referee's own lateness explains: the reply came
+// late by no more than the referee's timers and goroutines were late then (Config.Load),
+// so the machine, not the player, was too slow. Such a game is void and played again from
+// its start, like a game voided by an outage.
+var ErrOverloaded = errors.New("referee: the machine was overloaded")
+
+// overloadError is the error of a game voided by an overloaded machine: it is both
+// ErrVoided, so that whoever replays voided games replays it, and ErrOverloaded.
+type overloadError struct{ game string }
+
+func (e overloadError) Error() string {
+	return "referee: game " + e.game + " voided: the machine was overloaded"
+}
+
+func (e overloadError) Unwrap() []error { return []error{ErrVoided, ErrOverloaded} }
 
 // Config configures a Referee.
 type Config struct {
@@ -76,6 +95,17 @@ type Config struct {
 	// new name once that many have said hello is refused. Zero means DefaultMaxPlayers; a
 	// negative value is an error.
 	MaxPlayers int
+	// Load measures the referee's own lateness: a time forfeit whose reply came late by
+	// no more than the referee itself was late during the turn (its timers fired late, its
+	// goroutines waited for a core) is not the player's fault, and the game is void
+	// (ErrOverloaded). nil means SystemLoad() on the wall clock and QuietLoad (every late
+	// reply is the player's fault) on any other Clock.
+	Load LoadMeter
+	// EngineCPU, when set, tells how much CPU time the program behind a player has used
+	// so far, where something measures it (a cgroup of a hosted engine): a time forfeit's
+	// Detail then says how much of the turn the engine spent computing. ok is false when
+	// nothing is known of the player.
+	EngineCPU func(player string) (cpu time.Duration, ok bool)
 	// HelloRate is how many hellos a second, on average, the lobby accepts from one player
 	// name, on both hello subjects together; the others are ignored as rate limited. Zero
 	// means DefaultHelloRate; math.Inf(1) means no limit; a negative value or NaN is an
@@ -106,6 +136,8 @@ type Referee struct {
 	helloBurst int        // Config.HelloBurst, default applied
 
 	lateWatch time.Duration // Config.LateWatch, default applied; 0 means none
+	load      LoadMeter     // Config.Load, default applied
+	engineCPU func(player string) (time.Duration, bool)
 
 	// timeoutHook, when set (by benchmarks), learns how long after a turn's deadline the
 	// referee decided that no reply had come.
@@ -142,6 +174,15 @@ func New(cfg Config) (*Referee, error) {
 	if r.clock == nil {
 		r.clock = RealClock()
 	}
+	switch _, real := r.clock.(realClock); {
+	case cfg.Load != nil:
+		r.load = cfg.Load
+	case real:
+		r.load = SystemLoad()
+	default:
+		r.load = QuietLoad
+	}
+	r.engineCPU = cfg.EngineCPU
 	r.lobbyNC = cmp.Or(cfg.LobbyConn, cfg.Conn)
 	if r.margin == 0 {
 		r.margin = DefaultMargin
@@ -220,8 +261,12 @@ type Result struct {
 	Detail string // for a forfeit, what happened, in plain words
 	// Late, for a time forfeit, is how long after the deadline (the time for the move
 	// plus the margin) the forfeiting seat's reply arrived; zero when none came while the
-	// referee listened for it (Config.LateWatch).
+	// referee listened for it (Config.LateWatch). A game void because the machine was
+	// overloaded keeps the Late of the forfeit that was not charged.
 	Late time.Duration
+	// Lateness, for a game void because the machine was overloaded (ErrOverloaded), is
+	// how late the referee itself was during the turn that would have been forfeited.
+	Lateness time.Duration
 	// Forfeit is the seat that forfeited or resigned, or -1.
 	Forfeit int
 	// StartPosition is the game's initial position, before any opening move.
@@ -457,13 +502,19 @@ type outcome struct {
 	elapsed time.Duration
 	at      time.Time     // the reply's arrival
 	late    time.Duration // for a time forfeit, how late the reply came; 0 if unknown
-	info    *protocol.SearchInfo
-	reason  string
-	detail  string
+	// overload, for a time forfeit, is the referee's own lateness during the turn when it
+	// is at least the reply's: the forfeit is the machine's, not the player's.
+	overload *Load
+	info     *protocol.SearchInfo
+	reason   string
+	detail   string
 }
 
 func (g *run) play(ctx context.Context) (Result, error) {
 	defer g.stop()
+	if a, ok := g.r.load.(acquirer); ok {
+		defer a.Acquire()()
+	}
 	g.st = g.m.Game.NewState()
 	g.res.StartPosition = g.position()
 	g.res.Started = g.r.clock.Now()
@@ -587,6 +638,11 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	player := g.m.Players[seat]
 	ply := g.st.Ply()
 	w, subject := g.waiter(int(seat)), g.turnSubj[seat]
+	var cpu0 time.Duration
+	cpuOK := false
+	if g.r.engineCPU != nil {
+		cpu0, cpuOK = g.r.engineCPU(player)
+	}
 	ex := g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, g.afterSend)
 	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
 		// A player that has not moved in this game yet may have dropped off between games
@@ -604,6 +660,11 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	}
 	g.sent(ex.sent)
 	out := g.judge(int(seat), ply, legal, ex)
+	if out.reason == protocol.ReasonTimeForfeit && cpuOK {
+		if cpu1, ok := g.r.engineCPU(player); ok {
+			out.detail += fmt.Sprintf(" (its engine computed for %v of the turn)", humantime.Round(cpu1-cpu0))
+		}
+	}
 	if out.reason != "" {
 		return []outcome{out}, nil
 	}
@@ -766,13 +827,16 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 		return fault(protocol.ReasonDisconnected, "no reply within %s, and nobody listens on %s any more: it went away while thinking", g.timeText(seat), protocol.TurnSubject(who))
 	case ex.timedOut && ex.late > 0:
 		out.late = ex.late
+		out.overload = g.excuse(seat, ex, ex.late, true)
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s; it came %v after that", g.timeText(seat), stale, humantime.Round(ex.late))
 	case ex.timedOut && ex.watched > 0:
+		out.overload = g.excuse(seat, ex, ex.watched, false)
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s, nor in the %v after", g.timeText(seat), stale, humantime.Round(ex.watched))
 	case ex.timedOut:
 		return fault(protocol.ReasonTimeForfeit, "no reply within %s%s", g.timeText(seat), stale)
 	case ex.elapsed > g.limit(seat):
 		out.late = ex.elapsed - g.limit(seat)
+		out.overload = g.excuse(seat, ex, out.late, true)
 		return fault(protocol.ReasonTimeForfeit, "reply after %v, %v later than %s", humantime.RoundAbove(ex.elapsed, g.limit(seat)), humantime.Round(out.late), g.timeText(seat))
 	case ex.bad != nil:
 		return fault(protocol.ReasonProtocol, "bad reply: %s", clip(ex.bad.Error(), 200))
@@ -806,6 +870,29 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 	out.text = g.st.MoveString(m)
 	out.info = rep.Info
 	return out
+}
+
+// excuse returns the referee's own load during a turn whose reply came late by late (at
+// least, when no reply came), when the referee itself was at least as late then: the
+// forfeit is the machine's, not the player's. It returns nil otherwise. A reply that came
+// is compared with the process's lateness and with what its threads lost to the machine
+// while busy (Load.Wait: an in-process player's search, slowed down); a reply that never
+// came only with the lateness, since a stalled player is the player's own. Load.Late is
+// then the measure compared. A slow player on a quiet machine is late by far more than
+// the referee.
+func (g *run) excuse(seat int, ex exchange, late time.Duration, replied bool) *Load {
+	l := g.r.load.Load(ex.sent, ex.sent.Add(g.limit(seat)+late))
+	l.Late = max(l.Late, ex.timerLate)
+	if replied {
+		l.Late = max(l.Late, l.Wait)
+	}
+	if l.Late <= 0 || l.Late < late {
+		if l.Late >= time.Millisecond {
+			g.log.Info().Dur("late", late).Dur("referee_late", l.Late).Msg("time forfeit charged: the referee was less late than the reply")
+		}
+		return nil
+	}
+	return &l
 }
 
 // parseMove parses untrusted text, turning a panic of the game's parser into an error so
@@ -877,6 +964,9 @@ func (g *run) finishNormal() (Result, error) {
 }
 
 func (g *run) forfeit(faults []outcome) (Result, error) {
+	if l, ok := overloaded(faults); ok {
+		return g.voidOverload(faults, l)
+	}
 	rets := make([]float64, len(g.seats))
 	for i := range rets {
 		rets[i] = 1
@@ -936,17 +1026,55 @@ func connected(nc *nats.Conn) bool {
 
 // void ends a game that cannot count because the referee's connection dropped during it.
 func (g *run) void() (Result, error) {
+	g.log.Warn().Msg("game void: the referee's connection dropped during it; it must be replayed")
+	return g.voidWith("void: the referee's connection to NATS dropped during the game",
+		fmt.Errorf("referee: %w", fmt.Errorf("game %s: %w", g.m.GameID, ErrVoided)))
+}
+
+// overloaded reports whether every fault is a time forfeit that the referee's own
+// lateness explains, and the largest load among them.
+func overloaded(faults []outcome) (Load, bool) {
+	var l Load
+	for _, f := range faults {
+		if f.overload == nil {
+			return Load{}, false
+		}
+		l.Late, l.Steal = max(l.Late, f.overload.Late), max(l.Steal, f.overload.Steal)
+	}
+	return l, len(faults) > 0
+}
+
+// voidOverload ends a game whose time forfeits are the machine's: the referee was at
+// least as late as the replies.
+func (g *run) voidOverload(faults []outcome, l Load) (Result, error) {
+	if g.outage() {
+		return g.void()
+	}
+	details := make([]string, len(faults))
+	for i, f := range faults {
+		details[i] = f.detail
+	}
+	detail := fmt.Sprintf("void: the machine was overloaded: %s; but the referee itself ran up to %v late then",
+		strings.Join(details, "; "), humantime.Round(l.Late))
+	if l.Steal > 0 {
+		detail += fmt.Sprintf(", with %.0f%% of the CPU stolen", 100*l.Steal)
+	}
+	g.res.Late, g.res.Lateness = faults[0].late, l.Late
+	g.log.Warn().Str("detail", detail).Msg("game void: the machine was overloaded; it must be replayed")
+	return g.voidWith(detail, overloadError{g.m.GameID})
+}
+
+// voidWith ends a game that cannot count, for the reason detail, with the error err.
+func (g *run) voidWith(detail string, err error) (Result, error) {
 	g.flushEvent()
-	cause := fmt.Errorf("game %s: %w", g.m.GameID, ErrVoided)
 	g.res.Returns, g.res.Scores, g.res.Result, g.res.Forfeit = nil, nil, "", -1
 	g.res.Reason = protocol.ReasonAborted
-	g.res.Detail = "void: the referee's connection to NATS dropped during the game"
+	g.res.Detail = detail
 	g.res.FinalPosition = g.position()
 	g.res.Clocks = g.clocksLeft()
 	g.res.Ended = g.r.clock.Now()
 	g.endEvent()
-	g.log.Warn().Msg("game void: the referee's connection dropped during it; it must be replayed")
-	return g.res, fmt.Errorf("referee: %w", cause)
+	return g.res, err
 }
 
 // abort ends a game that has no result.

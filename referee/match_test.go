@@ -263,7 +263,7 @@ func TestPlayReplyAtDeadlineIsInTime(t *testing.T) {
 func judgeRun(t testing.TB, count int) *run {
 	m := countMatch(t, "g1", "alice", "bob")
 	return &run{
-		r: &Referee{margin: DefaultMargin}, margin: DefaultMargin, m: m, clocks: clock.Seats(m.TC, 2),
+		r: &Referee{margin: DefaultMargin, load: QuietLoad}, margin: DefaultMargin, m: m, clocks: clock.Seats(m.TC, 2),
 		seats: []string{"first", "second"}, st: &testgame.CountState{Count: count}, moved: make([]bool, 2),
 	}
 }

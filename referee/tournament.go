@@ -49,6 +49,11 @@ type Tournament struct {
 	// again, or when Settle has passed since the referee reconnected. Zero means
 	// DefaultSettle.
 	Settle time.Duration
+	// Voided, when set, learns of each game voided because the machine was overloaded
+	// (ErrOverloaded: a time forfeit the referee's own lateness explains), with its partial
+	// Result, before the game is played again. Like onResult, it is never called
+	// concurrently.
+	Voided func(p tournament.Pairing, res Result)
 }
 
 // Match is the game of pairing p in t, with the game id ID-Index.
@@ -74,6 +79,12 @@ var ErrDrained = errors.New("referee: tournament drained")
 // connection outages before it gives up on the tournament.
 const MaxAttempts = 5
 
+// MaxOverloadAttempts is how many times RunTournament plays a pairing whose games are
+// voided because the machine was overloaded before it gives up on the tournament: a
+// machine that busy cannot time its games fairly. These voids do not count against
+// MaxAttempts.
+const MaxOverloadAttempts = 10
+
 // reconnectPoll is how often a tournament looks whether the referee's connection is back
 // before it replays a voided game.
 const reconnectPoll = 20 * time.Millisecond
@@ -88,7 +99,8 @@ const reconnectPoll = 20 * time.Millisecond
 // Forfeits, absent players included, are results like any other and do not stop the
 // tournament. A game voided because the referee's own connection dropped (ErrVoided) is
 // played again from its start once the connection is back, at most MaxAttempts times in
-// all. When ctx ends, no game starts any more, the running games are aborted and not
+// all; a game voided because the machine was overloaded (ErrOverloaded) is reported to
+// t.Voided and played again at once, at most MaxOverloadAttempts times. When ctx ends, no game starts any more, the running games are aborted and not
 // reported, and RunTournament returns once they have stopped with an error wrapping ctx's.
 // When t.Drain is closed, no game starts any more, the running games are played to their
 // end and reported, and the error wraps ErrDrained unless nothing was left to play.
@@ -145,6 +157,7 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 	}
 	results := make(chan ended)
 	attempts := make([]int, len(matches))
+	overloads := make([]int, len(matches)) // voids for overload, which attempts does not count
 	var (
 		replay   []int // voided games to play again, before any new one
 		next     int   // the next of todo to start
@@ -216,13 +229,27 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 					stop(fmt.Errorf("referee: tournament %s: game %s: result: %w", t.ID, id, err))
 				}
 			case errors.Is(e.err, ErrVoided):
+				// An overload has its own count: it says nothing of the connection.
+				overload := errors.Is(e.err, ErrOverloaded)
+				tries, most, why := attempts[e.i], MaxAttempts, ""
+				if overload {
+					attempts[e.i]--
+					overloads[e.i]++
+					tries, most, why = overloads[e.i], MaxOverloadAttempts, ", the machine too overloaded to time it fairly"
+				}
 				switch {
 				case stopping:
 					left++
-				case attempts[e.i] >= MaxAttempts:
-					stop(fmt.Errorf("referee: tournament %s: game %s voided %d times: %w", t.ID, id, attempts[e.i], e.err))
+				case tries >= most:
+					stop(fmt.Errorf("referee: tournament %s: game %s voided %d times%s: %w", t.ID, id, tries, why, e.err))
+				case overload:
+					if t.Voided != nil {
+						t.Voided(p, e.res)
+					}
+					log.Warn().Str("game_id", id).Int("attempt", tries).Dur("lateness", e.res.Lateness).Msg("game voided: the machine was overloaded; it will be replayed")
+					replay = append(replay, e.i)
 				default:
-					log.Warn().Str("game_id", id).Int("attempt", attempts[e.i]).Msg("game voided by a connection outage; it will be replayed")
+					log.Warn().Str("game_id", id).Int("attempt", tries).Msg("game voided by a connection outage; it will be replayed")
 					replay = append(replay, e.i)
 				}
 			case ctx.Err() != nil || stopping && gameCtx.Err() != nil:

@@ -247,7 +247,9 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 // TestEngineFaultsRecorded: what an engine does wrong reaches the database as the referee
-// judged it, through the bridge, with real processes.
+// judged it, through the bridge, with real processes. Each move has 2s, which a reply
+// through three processes meets on a busy machine too (at 200ms, replies came 250ms late
+// beside a busy loop per core); the slow move takes 2.6s.
 func TestEngineFaultsRecorded(t *testing.T) {
 	bins := buildBinaries(t)
 	fake := buildFakeEngine(t)
@@ -271,10 +273,10 @@ func TestEngineFaultsRecorded(t *testing.T) {
 			url = strings.Fields(url[strings.Index(url, "nats://"):])[0]
 			startProc(ctx, t, "arena engine", bins.arena, "engine", "--nats", url, "--name", "fake",
 				"--log-level", "warn", "--quit-timeout", "500ms",
-				"--", fake, "--behave", tt.behave, "--ply", "3", "--delay", "1s")
+				"--", fake, "--behave", tt.behave, "--ply", "3", "--delay", "2.6s")
 			dbPath := filepath.Join(t.TempDir(), "arena.db")
 			out, err := exec.CommandContext(ctx, bins.arena, "tournament", "--nats", url, "--players", "fake,random",
-				"--rounds", "1", "--tc", "200ms", "--db", dbPath, "--wait", "10s", "--json").Output()
+				"--rounds", "1", "--tc", "2s", "--db", dbPath, "--wait", "10s", "--json").Output()
 			if err != nil {
 				t.Fatalf("tournament: %v", err)
 			}

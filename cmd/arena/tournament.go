@@ -185,7 +185,10 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if asJSON {
 		return report.WriteStandingsJSON(stdout, t, time.Since(started), rows)
 	}
-	return report.WriteStandingsTable(stdout, t, time.Since(started), rows)
+	if err := report.WriteStandingsTable(stdout, t, time.Since(started), rows); err != nil {
+		return err
+	}
+	return report.WriteOverload(stdout, d.Overload(id))
 }
 
 // openDirector opens and locks the database, reaches the bus (starting the embedded server

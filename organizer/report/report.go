@@ -307,3 +307,19 @@ func WriteGames(w io.Writer, games []store.Game, reason string) error {
 	}
 	return tw.Flush()
 }
+
+// WriteOverload says, below the standings, that the tournament ran on an overloaded
+// machine: how many time forfeits were not charged, their games voided and played again,
+// and how late the referee itself ran. It writes nothing for a tournament that lost none.
+func WriteOverload(w io.Writer, o organizer.Overload) error {
+	if o.Voided == 0 {
+		return nil
+	}
+	forfeits := "time forfeits were"
+	if o.Voided == 1 {
+		forfeits = "time forfeit was"
+	}
+	_, err := fmt.Fprintf(w, "\n%d %s voided and the games played again: the machine was overloaded (referee lateness up to %v).\n",
+		o.Voided, forfeits, humantime.Round(o.Lateness))
+	return err
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/protocol"
@@ -160,5 +161,31 @@ func TestGamesCell(t *testing.T) {
 		if got := GamesCell(tc.played, tc.total); got != tc.want {
 			t.Errorf("GamesCell(%d, %d) = %q, want %q", tc.played, tc.total, got, tc.want)
 		}
+	}
+}
+
+// TestWriteOverload: the standings say how many time forfeits an overloaded machine cost.
+func TestWriteOverload(t *testing.T) {
+	cases := []struct {
+		name string
+		o    organizer.Overload
+		want string
+	}{
+		{"quiet", organizer.Overload{}, ""},
+		{"one", organizer.Overload{Voided: 1, Lateness: 41 * time.Millisecond},
+			"\n1 time forfeit was voided and the games played again: the machine was overloaded (referee lateness up to 41ms).\n"},
+		{"several", organizer.Overload{Voided: 3, Lateness: 1234 * time.Millisecond},
+			"\n3 time forfeits were voided and the games played again: the machine was overloaded (referee lateness up to 1.23s).\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := WriteOverload(&out, tc.o); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tc.want {
+				t.Errorf("got %q, want %q", out.String(), tc.want)
+			}
+		})
 	}
 }

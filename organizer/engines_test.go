@@ -12,7 +12,7 @@ import (
 
 	"github.com/arenaref/arena/agent"
 	"github.com/arenaref/arena/organizer"
-	_ "github.com/arenaref/arena/players/agents/engine"
+	_ "github.com/arenaref/arena/players/engine/engineagent"
 	"github.com/arenaref/arena/protocol"
 )
 

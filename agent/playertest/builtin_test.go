@@ -12,8 +12,8 @@ import (
 	_ "github.com/arenaref/arena/games/all"
 	"github.com/arenaref/arena/games/othello"
 	_ "github.com/arenaref/arena/players/agents/all"
-	"github.com/arenaref/arena/players/agents/engine"
 	"github.com/arenaref/arena/players/ai/learn/model"
+	"github.com/arenaref/arena/players/engine/engineagent"
 )
 
 // seedOnly is Case.Fixed for an agent whose moves depend on its seed alone whatever its
@@ -60,8 +60,8 @@ var builtin = map[string]playertest.Case{
 
 // external are the agents that play through a program of their settings, one turn at a
 // time, so that the suite's concurrent checks do not apply: the engine agent, checked
-// with real programs in players/agents/engine and cmd/arena.
-var external = map[string]bool{engine.Name: true}
+// with real programs in players/engine/engineagent and cmd/arena.
+var external = map[string]bool{engineagent.Name: true}
 
 // variants are game specs with options that an agent is checked on after each game it
 // registered for. The games it registered for are always checked (a Case here lists no

@@ -15,13 +15,13 @@ import (
 )
 
 // pythonEngine returns the player list entry of the Python random mover of
-// players/agents/engine/testdata as player name, or skips the test without python3.
+// players/engine/engineagent/testdata as player name, or skips the test without python3.
 func pythonEngine(t *testing.T, name string) string {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")
 	}
-	dir, err := filepath.Abs("../../players/agents/engine/testdata")
+	dir, err := filepath.Abs("../../players/engine/engineagent/testdata")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,7 @@ import (
 	_ "github.com/arenaref/arena/games/all"
 	"github.com/arenaref/arena/internal/cli"
 	_ "github.com/arenaref/arena/players/agents/all"
+	_ "github.com/arenaref/arena/players/engine/engineagent" // the engine agent: not an agent package, since it starts programs
 )
 
 // version is the program's version, reported in hellos and by "arena version".

@@ -8,7 +8,6 @@
 package all
 
 import (
-	_ "github.com/arenaref/arena/players/agents/engine"
 	_ "github.com/arenaref/arena/players/agents/experience"
 	_ "github.com/arenaref/arena/players/agents/heuristic"
 	_ "github.com/arenaref/arena/players/agents/ipdstrategies"

@@ -1,4 +1,4 @@
-// Package engine provides the "engine" agent: an external engine program, named in the
+// Package engineagent provides the "engine" agent: an external engine program, named in the
 // tournament command itself and started and stopped by the tournament, as cutechess-cli
 // and fastchess run theirs:
 //
@@ -14,7 +14,7 @@
 // It starts a program on the machine, so it is made only with agent.Config.Programs, which
 // only a tournament run by the machine's user sets: a tournament submitted to the referee
 // daemon over the network cannot name it.
-package engine
+package engineagent
 
 import (
 	"context"

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,7 +90,7 @@ func TestConnectRetriesAPingFirst(t *testing.T) {
 					go proxy(c, real)
 				}
 			}()
-			var buf bytes.Buffer
+			var buf lockedBuffer // the client logs from its own goroutines, after Close too
 			nc, err := Connect("nats://"+l.Addr().String(), "t", zerolog.New(&buf))
 			if tt.connect {
 				if err != nil {
@@ -134,4 +135,22 @@ func proxy(c net.Conn, addr string) {
 	go func() { io.Copy(s, c); s.Close() }()
 	io.Copy(c, s)
 	c.Close()
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

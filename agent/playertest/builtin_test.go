@@ -31,7 +31,7 @@ var builtin = map[string]playertest.Case{
 	// the machine; at a fixed depth on the seed alone.
 	"minimax": {Fixed: map[string]string{"depth": "2"}},
 	// mcts at a fixed number of playouts a move depends on its seed alone, if they end
-	// before the move's time does (1s): one short playout keeps it within that on the
+	// before the move's time does (ReproduceMove): one short playout keeps it within that on the
 	// slow script games (under the race detector a move of quoridor's rules takes tens of
 	// milliseconds, and four playouts of four moves overran); without its tactics, which
 	// try every move four times over (quoridor's 131 moves took over a second when the

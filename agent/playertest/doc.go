@@ -42,7 +42,7 @@
 //     agent is safe for concurrent use, as agent.Register requires.
 //   - reproducible: two agents made with the same seed and the Case's Fixed settings play
 //     the same moves against the same seeded opponents, in each seat, with ReproduceMove
-//     (1s) per move so that a fixed-depth search finishes. Skipped when Case.Fixed is nil.
+//     (5s) per move so that a fixed-depth search finishes. Skipped when Case.Fixed is nil.
 //
 // A failure names the agent, the game, the seat and the position as the game writes it
 // (State.String), and the move. Every game ends by the rules or at MaxPlies (400 plies,

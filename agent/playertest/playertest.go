@@ -40,8 +40,10 @@ const (
 	// ReproduceMove is the time per move of the reproducible check: enough for a search
 	// of a fixed depth to finish rather than be cut short by its deadline, which would
 	// make its moves depend on time (minimax at depth=2 solves a 6x6 Othello endgame of
-	// 14 empty squares exactly, which takes some 20ms).
-	ReproduceMove = time.Second
+	// 14 empty squares exactly, which takes some 20ms). It is generous, since only an
+	// agent cut short pays for it, and its moves then differ: mcts's one iteration on
+	// quoridor, a script game, overran 1s under the race detector in CI.
+	ReproduceMove = 5 * time.Second
 	// DeadlineMove is the time per move of the deadline check.
 	DeadlineMove = 50 * time.Millisecond
 	// ClockBase and ClockIncrement are the game clock of the clock check.

@@ -51,12 +51,7 @@ func TestCourseScriptGame(t *testing.T) {
 	b := buildBinaries(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} { // sandboxes run as other uids
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := sandboxTempDir(t)
 	rules, err := os.ReadFile("../../docs/examples/tictactoe.star")
 	if err != nil {
 		t.Fatal(err)

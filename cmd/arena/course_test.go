@@ -73,12 +73,7 @@ func TestCourseEndToEnd(t *testing.T) {
 	engineBin := buildStatic(t, "../../internal/cmd/agentengine")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} { // sandboxes run as other uids: they must reach their directories
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := sandboxTempDir(t)
 	entrants := courseEntrants()
 	var roster strings.Builder
 	roster.WriteString("name,full name\n")
@@ -450,6 +445,19 @@ func buildStatic(t *testing.T, pkg string) string {
 
 // requireSandbox skips a test that needs bubblewrap sandboxes where there are none, and
 // fails it instead under ARENA_REQUIRE_BWRAP=1 (as CI sets).
+// sandboxTempDir returns a temporary directory that sandboxes, which run as other uids,
+// can reach: it and its parent are made 0755.
+func sandboxTempDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 func requireSandbox(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("bwrap"); err != nil {

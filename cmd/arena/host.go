@@ -13,6 +13,7 @@ import (
 	"github.com/arenaref/arena/bus"
 	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/players/engine"
+	"github.com/arenaref/arena/players/hosting/cgroup"
 	"github.com/arenaref/arena/players/hosting/host"
 	"github.com/arenaref/arena/players/hosting/sandbox"
 )
@@ -30,6 +31,9 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	buildHold := fs.Duration("build-slot-hold", host.DefaultBuildSlotHold, "time a build keeps its place among --concurrency before the next build may start beside it")
 	noSandbox := fs.Bool("no-sandbox", false, "run builds and engines as plain processes of this user, unconfined: only for engines you trust")
 	noCgroups := fs.Bool("no-cgroups", false, "run sandboxes without cgroups: limits per process only, so one engine can take the memory or CPU of all")
+	var limits cgroup.Limits
+	fs.Int64Var(&limits.Memory, "memory", cgroup.DefaultLimits().Memory>>20, "MiB each engine and each build may hold, with its children, shared memory and page cache (its cgroup's limit)")
+	fs.Float64Var(&limits.CPU, "cpu", cgroup.DefaultLimits().CPU, "CPUs each engine and each build may use at once, however many threads it runs (its cgroup's quota)")
 	ponder := fs.Bool("ponder", false, "let engines run between their turns, instead of freezing them")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
@@ -41,14 +45,15 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.Usagef("--dir is required: where engines are unpacked and built")
 	case *concurrency < 1:
 		return cli.Usagef("--concurrency %d: want at least 1", *concurrency)
-	case *buildTimeout <= 0 || *startTimeout <= 0 || *buildSize <= 0:
-		return cli.Usagef("--build-timeout, --build-size and --start-timeout must be positive")
+	case *buildTimeout <= 0 || *startTimeout <= 0 || *buildSize <= 0 || limits.Memory <= 0 || limits.CPU <= 0:
+		return cli.Usagef("--build-timeout, --build-size, --start-timeout, --memory and --cpu must be positive")
 	}
 	log, err := cli.NewLogger(stderr, *logLevel)
 	if err != nil {
 		return err
 	}
-	sb, cg, err := host.Confinement{NoSandbox: *noSandbox, NoCgroups: *noCgroups,
+	limits.Memory <<= 20
+	sb, cg, err := host.Confinement{NoSandbox: *noSandbox, NoCgroups: *noCgroups, Limits: limits,
 		Sandbox: sandbox.Host{BuildWall: *buildTimeout, Limits: sandbox.Limits{BuildSize: *buildSize << 20}}}.Open(stderr)
 	if err != nil {
 		return err

@@ -234,12 +234,7 @@ func TestHostileBuildsAreContained(t *testing.T) {
 	bins := buildBinaries(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} { // sandboxes run as other uids: they must reach their directories
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := sandboxTempDir(t)
 	db := filepath.Join(dir, "course.db")
 	arena, addCred := courseCommands(ctx, t, bins.arena, dir, db)
 	lab := addCred("lab", "--role", "host", "--nkey")

@@ -435,8 +435,13 @@ func (g *Group) Pids() ([]int, error) {
 	return out, nil
 }
 
-// freezeWait bounds the wait for a group to be frozen.
-const freezeWait = 2 * time.Second
+// freezeWait bounds the wait for a group to be frozen: on a loaded machine, or with a
+// group held back by its CPU quota, its threads may take seconds to be scheduled and stop.
+const freezeWait = 10 * time.Second
+
+// freezeRetry is how often a v1 freezer still FREEZING is told FROZEN again: the kernel
+// then retries the tasks that did not stop at the first try.
+const freezeRetry = 100 * time.Millisecond
 
 // Freeze stops every process of the group (cgroup v1's freezer, v2's cgroup.freeze) and
 // returns once they are stopped, or an error after freezeWait. A frozen process spends
@@ -477,7 +482,8 @@ func (g *Group) freeze(on bool) error {
 	if err := g.write(file, value); err != nil {
 		return err
 	}
-	for deadline := time.Now().Add(freezeWait); ; {
+	start := time.Now()
+	for retry := start.Add(freezeRetry); ; {
 		s, err := g.read(state)
 		if err != nil {
 			return err
@@ -485,8 +491,14 @@ func (g *Group) freeze(on bool) error {
 		if g.v2 && strings.Contains("\n"+s, "\n"+want+"\n") || !g.v2 && strings.TrimSpace(s) == want {
 			return nil
 		}
-		if time.Now().After(deadline) {
+		if time.Since(start) > freezeWait {
 			return fmt.Errorf("cgroup: %s is still %q %v after %s was set to %s", g.name, strings.TrimSpace(s), freezeWait, file, value)
+		}
+		if !g.v2 && time.Now().After(retry) {
+			if err := g.write(file, value); err != nil {
+				return err
+			}
+			retry = time.Now().Add(freezeRetry)
 		}
 		time.Sleep(time.Millisecond)
 	}

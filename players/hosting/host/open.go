@@ -10,11 +10,12 @@ import (
 
 // Confinement is how a host confines the engines it runs: the bubblewrap sandbox, with
 // its limits, unless NoSandbox; a cgroup of its own for every engine and build, unless
-// NoCgroups.
+// NoCgroups, with the Limits of each group (zero fields take cgroup.DefaultLimits').
 type Confinement struct {
 	Sandbox   sandbox.Host
 	NoSandbox bool
 	NoCgroups bool
+	Limits    cgroup.Limits
 }
 
 // Open makes what c asks for: the Sandbox of Config, and the cgroups of its sandboxes
@@ -34,7 +35,7 @@ func (c Confinement) Open(warn io.Writer) (Sandbox, *cgroup.Manager, error) {
 		fmt.Fprintln(warn, "arena host: WARNING: --no-cgroups: memory, CPU and processes are limited per process only; one engine can take the machine's memory or CPU from all the others")
 		return sb, nil, nil
 	}
-	cg, err := cgroup.Open(cgroup.Limits{})
+	cg, err := cgroup.Open(c.Limits)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w\narena host puts every engine and build in a cgroup of its own (docs/security.md, \"Resource control with cgroups\"); --no-cgroups runs them without", err)
 	}

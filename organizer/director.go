@@ -1,6 +1,7 @@
 package organizer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,10 +52,26 @@ type Director struct {
 
 // Overload is what a tournament's runs in this process lost to an overloaded machine:
 // the time forfeits the referee's own lateness explained, whose games were voided and
-// played again (referee.ErrOverloaded), and the referee's worst lateness then.
+// played again (referee.ErrOverloaded), the referee's worst lateness during its games,
+// its transport margin, and the largest share of a game's time its process waited for a
+// core while busy (referee.Result.Waited: what its built-in players' searches lost).
 type Overload struct {
 	Voided   int
 	Lateness time.Duration
+	Margin   time.Duration
+	Waiting  float64
+}
+
+// OverloadWaiting is the share of a game's time the referee's process may wait for a
+// core before the machine counts as overloaded: its built-in players then search with a
+// quarter less CPU than they were given.
+const OverloadWaiting = 0.25
+
+// Overloaded reports whether the machine was overloaded: a time forfeit was voided, the
+// referee itself ran later than its transport margin (by which a reply that late would
+// have been), or its process waited for a core OverloadWaiting of a game's time.
+func (o Overload) Overloaded() bool {
+	return o.Voided > 0 || o.Margin > 0 && o.Lateness > o.Margin || o.Waiting >= OverloadWaiting
 }
 
 // Overload returns what tournament id lost to an overloaded machine in this process.
@@ -71,6 +88,19 @@ func (d *Director) voided(id int64, res referee.Result) {
 	o := d.over[id]
 	o.Voided++
 	o.Lateness = max(o.Lateness, res.Lateness)
+	d.over[id] = o
+}
+
+// observe notes how late the referee ran in a game of tournament id, whose margin is
+// margin.
+func (d *Director) observe(id int64, margin time.Duration, res referee.Result) {
+	d.overMu.Lock()
+	defer d.overMu.Unlock()
+	o := d.over[id]
+	o.Lateness, o.Margin = max(o.Lateness, res.Lateness), margin
+	if span := res.Ended.Sub(res.Started); span > 0 {
+		o.Waiting = max(o.Waiting, float64(res.Waited)/float64(span))
+	}
 	d.over[id] = o
 }
 
@@ -231,6 +261,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		if err := d.record(ctx, id, g.Name(), elo, p, res, nil); err != nil {
 			return err
 		}
+		d.observe(id, cmp.Or(s.Margin.Duration, referee.DefaultMargin), res)
 		done++
 		if progress != nil {
 			progress(done, total, res)
@@ -241,7 +272,7 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 		return games.Play(ctx, referee.Tournament{
 			ID: refereeID(id), Game: g, Schedule: schedule, TC: tc, MaxPlies: s.MaxPlies,
 			Concurrency: s.Concurrency, Wait: s.Wait.Duration, Drain: drain, Margin: s.Margin.Duration,
-			Skip: skip, Voided: func(_ tournament.Pairing, res referee.Result) { d.voided(id, res) },
+			Ponder: s.Ponder, Skip: skip, Voided: func(_ tournament.Pairing, res referee.Result) { d.voided(id, res) },
 		}, onResult, nil)
 	}
 	if len(todo) > 0 {

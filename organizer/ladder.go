@@ -517,7 +517,7 @@ func (l *ladderRun) next() (referee.Match, string, []int64, bool) {
 func (l *ladderRun) match(players []string, opening []string) referee.Match {
 	return referee.Match{
 		GameID: refereeID(l.id) + "-" + strconv.Itoa(l.nextIndex), Game: l.g, Players: players,
-		TC: l.tc, MaxPlies: l.s.MaxPlies, Margin: l.s.Margin.Duration, Opening: opening,
+		TC: l.tc, MaxPlies: l.s.MaxPlies, Margin: l.s.Margin.Duration, Opening: opening, Ponder: l.s.Ponder,
 	}
 }
 
@@ -749,7 +749,7 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 	return l.session.Play(ctx, referee.Tournament{
 		ID: refereeID(l.id), Game: l.g, Schedule: schedule, TC: l.tc, MaxPlies: l.s.MaxPlies,
 		Concurrency: l.s.Concurrency, Wait: l.s.Wait.Duration, Drain: drain, Margin: l.s.Margin.Duration,
-		Skip: func(index int) bool { return done[index] },
+		Ponder: l.s.Ponder, Skip: func(index int) bool { return done[index] },
 	}, func(ctx context.Context, p tournament.Pairing, res referee.Result) error {
 		entries := make([]int64, len(res.Players))
 		for seat, n := range res.Players {

@@ -56,6 +56,9 @@ type Spec struct {
 	Seed         int64                 `toml:"seed" json:"seed"`
 	Wait         Duration              `toml:"wait" json:"wait"`
 	EloK         float64               `toml:"elo_k" json:"elo_k"`
+	// Ponder lets engines think between their turns; by default a host freezes the
+	// engines it runs between their turns (seed 001: no pondering in the tournament).
+	Ponder bool `toml:"ponder" json:"ponder,omitempty"`
 	// SPRT is the sequential test of a match (arena match --sprt), stored with it so that
 	// a web view can draw its log-likelihood ratio; nil for every other tournament. A
 	// tournament file cannot set it.

@@ -131,10 +131,13 @@ func TestReadSpecFile(t *testing.T) {
 	withOpenings := write("sub/t.toml", "players = [\"random\", \"hp1\"]\nopenings = \"open.txt\"\n")
 	missing := write("m.toml", "players = [\"random\", \"hp1\"]\nopenings = \"none.txt\"\n")
 	bad := write("bad.toml", "rounds = \"x\"\n")
+	ponder := write("ponder.toml", "players = [\"random\", \"hp1\"]\nponder = true\n")
 	tests := []struct {
 		name, path, wantOpenings, wantErr string
+		wantPonder                        bool
 	}{
 		{name: "openings beside the file", path: withOpenings, wantOpenings: "f5 d6\n"},
+		{name: "pondering allowed", path: ponder, wantPonder: true},
 		{name: "no such openings", path: missing, wantErr: missing + ": openings: "},
 		{name: "a bad file", path: bad, wantErr: "bad.toml"},
 		{name: "no file", path: filepath.Join(dir, "none.toml"), wantErr: "no such file"},
@@ -148,7 +151,7 @@ func TestReadSpecFile(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || openings != tt.wantOpenings || !strings.Contains(text, "players") || len(s.Players) != 2 {
+			if err != nil || openings != tt.wantOpenings || !strings.Contains(text, "players") || len(s.Players) != 2 || s.Ponder != tt.wantPonder {
 				t.Errorf("ReadSpecFile = %+v, %q, %q, %v", s, text, openings, err)
 			}
 		})

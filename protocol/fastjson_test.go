@@ -51,7 +51,7 @@ func encodedMessages() []any {
 	}
 	for _, n := range []int{-1, math.MaxInt64, math.MinInt64} {
 		msgs = append(msgs,
-			TurnRequest{V: n, Seat: n, Ply: n, Clock: Clock{MoveMS: int64(n), RemainingMS: int64(n), IncrementMS: int64(n), MovesToGo: n, MarginMS: int64(n)}},
+			TurnRequest{V: n, Seat: n, Ply: n, Clock: Clock{MoveMS: int64(n), RemainingMS: int64(n), IncrementMS: int64(n), MovesToGo: n, MarginMS: int64(n), Ponder: n%2 == 1}},
 			TurnReply{V: n, Ply: n, Info: &SearchInfo{Depth: n, Nodes: int64(n)}},
 			GameNotice{V: n, Seat: n},
 			GameEvent{V: n, Ply: n, Seat: n},
@@ -118,7 +118,7 @@ func FuzzEncode(f *testing.F) {
 		info := &SearchInfo{Depth: int(n), Nodes: n / 3, Score: x, PV: list, Note: s2}
 		for _, m := range []any{
 			TurnRequest{V: int(n), Type: s, GameID: s2, Game: s, Seat: int(n), SeatName: s2, Ply: int(n), Position: s,
-				Legal: list, Moves: []string{s2}, Clock: Clock{MoveMS: n, RemainingMS: -n, IncrementMS: n, PerMove: flag, MovesToGo: int(n), MarginMS: n}},
+				Legal: list, Moves: []string{s2}, Clock: Clock{MoveMS: n, RemainingMS: -n, IncrementMS: n, PerMove: flag, MovesToGo: int(n), MarginMS: n, Ponder: !flag}},
 			TurnReply{V: int(n), Type: s, GameID: s2, Ply: int(n), Move: s, Info: info, Crashed: s2},
 			GameNotice{V: int(n), Type: s, GameID: s2, Game: s, Seat: int(n), Players: list, Position: s2, Moves: list,
 				Result: s, Reason: s2, Returns: []float64{x, -x}},

@@ -35,6 +35,9 @@ func AppendTurnRequest(b []byte, m *TurnRequest) []byte {
 	if m.Clock.MarginMS != 0 {
 		b = appendInt(b, "margin_ms", m.Clock.MarginMS)
 	}
+	if m.Clock.Ponder {
+		b = append(appendKey(b, "ponder"), "true"...)
+	}
 	return append(b, '}', '}')
 }
 
@@ -247,6 +250,9 @@ func (s *scan) clock(c *Clock) {
 		case "margin_ms":
 			c.MarginMS = int64(s.int())
 			return sn.first(5)
+		case "ponder":
+			c.Ponder = s.bool()
+			return sn.first(6)
 		}
 		return false
 	})

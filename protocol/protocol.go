@@ -155,7 +155,9 @@ type RollCall struct {
 // passed still counts. A player should aim to answer within MoveMS; the margin is for the
 // way back, and for a program that cannot stop at once (an external engine), which its
 // bridge may wait for until the margin is used up. Zero (absent) when the referee says
-// nothing of it.
+// nothing of it. Ponder is true when the event lets a player think between its turns (on
+// its opponent's time); false (absent), a host that runs engines freezes them between
+// their turns.
 type Clock struct {
 	MoveMS      int64 `json:"move_ms"`
 	RemainingMS int64 `json:"remaining_ms"`
@@ -163,6 +165,7 @@ type Clock struct {
 	PerMove     bool  `json:"per_move,omitempty"`
 	MovesToGo   int   `json:"moves_to_go,omitempty"`
 	MarginMS    int64 `json:"margin_ms,omitempty"`
+	Ponder      bool  `json:"ponder,omitempty"`
 }
 
 // TurnRequest asks a player for a move. It carries everything needed to choose one, so a

@@ -544,6 +544,8 @@ func schemaSamples() []schemaSample {
 	periods.Clock.MovesToGo = 40
 	margin := sampleTurnRequest()
 	margin.Clock.MarginMS = 50
+	ponder := sampleTurnRequest()
+	ponder.Clock.Ponder = true
 	out = append(out,
 		schemaSample{"hello_minimal", "hello", Hello{V: Version, Type: TypeHello, Name: "p"}},
 		schemaSample{"rollcall_minimal", "rollcall", RollCall{V: Version, Type: TypeRollCall}},
@@ -551,6 +553,7 @@ func schemaSamples() []schemaSample {
 		schemaSample{"turn_request_per_move", "turn_request", perMove},
 		schemaSample{"turn_request_moves_to_go", "turn_request", periods},
 		schemaSample{"turn_request_margin", "turn_request", margin},
+		schemaSample{"turn_request_ponder", "turn_request", ponder},
 		schemaSample{"turn_reply_resign", "turn_reply", TurnReply{V: Version, Type: TypeMove, GameID: "g", Ply: 7, Move: Resign}},
 		schemaSample{"turn_reply_crashed", "turn_reply", TurnReply{V: Version, Type: TypeMove, GameID: "g", Ply: 7, Move: Resign, Crashed: "exit status 3"}},
 		schemaSample{"api_create", "api_request", APIRequest{V: Version, Type: TypeAPICreate, Config: "game = \"othello\"\n", Source: "t.toml", Openings: "d3 c5\n"}},

@@ -216,6 +216,9 @@ type Match struct {
 	Round    int // the tournament round, for the record; 0 outside tournaments
 	// Margin is the transport margin for this game; zero means the referee's (Config.Margin).
 	Margin time.Duration
+	// Ponder lets the players think between their turns (Clock.Ponder): a host then does
+	// not freeze its engines between their turns of this game.
+	Ponder bool
 	// Wait is how long a player found gone before its first move of the game may take to
 	// come back (it may be reconnecting between games), as an absent player is waited for;
 	// zero means no wait.
@@ -264,9 +267,14 @@ type Result struct {
 	// referee listened for it (Config.LateWatch). A game void because the machine was
 	// overloaded keeps the Late of the forfeit that was not charged.
 	Late time.Duration
-	// Lateness, for a game void because the machine was overloaded (ErrOverloaded), is
-	// how late the referee itself was during the turn that would have been forfeited.
+	// Lateness is how late the referee itself ran during the game, at worst (its timers and
+	// goroutines; see Config.Load); for a game void because the machine was overloaded
+	// (ErrOverloaded), at least as late as during the turn that would have been forfeited.
 	Lateness time.Duration
+	// Waited is how long, in all, the referee's process waited for a core while it was
+	// busy during the game (Load.Wait): what its in-process players' searches lost to the
+	// machine.
+	Waited time.Duration
 	// Forfeit is the seat that forfeited or resigned, or -1.
 	Forfeit int
 	// StartPosition is the game's initial position, before any opening move.
@@ -383,7 +391,12 @@ func (r *Referee) Play(ctx context.Context, m Match) (Result, error) {
 	if err := checkMatch(m); err != nil {
 		return Result{}, err
 	}
-	return r.newRun(m).play(ctx)
+	res, err := r.newRun(m).play(ctx)
+	if !res.Started.IsZero() && res.Ended.After(res.Started) {
+		l := r.load.Load(res.Started, res.Ended)
+		res.Lateness, res.Waited = max(res.Lateness, l.Late), l.Wait
+	}
+	return res, err
 }
 
 // newRun prepares a game of m.
@@ -776,7 +789,7 @@ func (g *run) request(seat game.Seat, legal []game.Move) ([]byte, error) {
 		Legal: texts, Moves: g.hist,
 		Clock: g.clocks[seat].Wire(),
 	}
-	req.Clock.MarginMS = g.margin.Milliseconds()
+	req.Clock.MarginMS, req.Clock.Ponder = g.margin.Milliseconds(), g.m.Ponder
 	if o, ok := g.st.(game.Observer); ok {
 		raw, err := json.Marshal(o.Observation(seat))
 		if err != nil {

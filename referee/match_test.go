@@ -17,6 +17,7 @@ import (
 	"github.com/arenaref/arena/game/clock"
 	"github.com/arenaref/arena/internal/testutil/testgame"
 	"github.com/arenaref/arena/protocol"
+	"github.com/arenaref/arena/tournament"
 )
 
 const (
@@ -647,5 +648,49 @@ func TestLateFirstTurnIsWaitedFor(t *testing.T) {
 				t.Fatalf("reason %q (%s), want %q", res.Reason, res.Detail, want)
 			}
 		})
+	}
+}
+
+// TestPonderReachesTurns checks that a match's Ponder is in every turn request's clock.
+func TestPonderReachesTurns(t *testing.T) {
+	for _, ponder := range []bool{false, true} {
+		e := newEnv(t)
+		var mu sync.Mutex
+		var got []bool
+		answer := func(req protocol.TurnRequest) []byte {
+			mu.Lock()
+			got = append(got, req.Clock.Ponder)
+			mu.Unlock()
+			return lastLegal(req)
+		}
+		e.player("alice", answer)
+		e.player("bob", answer)
+		m := countMatch(t, "g1", "alice", "bob")
+		m.Ponder = ponder
+		if _, err := e.ref.Play(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if len(got) == 0 {
+			t.Errorf("ponder %v: no turn request", ponder)
+		}
+		for i, p := range got {
+			if p != ponder {
+				t.Errorf("ponder %v: turn request %d says ponder %v", ponder, i, p)
+			}
+		}
+		mu.Unlock()
+	}
+}
+
+// TestTournamentMatch checks that a tournament's game settings reach each of its matches.
+func TestTournamentMatch(t *testing.T) {
+	tour := Tournament{ID: "t7", Game: lookup(t, testgame.CountName), TC: clock.TimeControl{PerMove: perMove},
+		MaxPlies: 9, Margin: 20 * time.Millisecond, Wait: time.Second, Ponder: true}
+	got := tour.Match(tournament.Pairing{Index: 3, Round: 2, Players: []string{"a", "b"}, Opening: []string{"1"}})
+	want := Match{GameID: "t7-3", Game: tour.Game, Players: []string{"a", "b"}, TC: tour.TC, MaxPlies: 9, Round: 2,
+		Opening: []string{"1"}, Margin: 20 * time.Millisecond, Wait: time.Second, Ponder: true}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Match\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -39,6 +39,8 @@ type Tournament struct {
 	Skip func(index int) bool
 	// Margin is the transport margin of every game; zero means the referee's.
 	Margin time.Duration
+	// Ponder lets the players think between their turns in every game (Match.Ponder).
+	Ponder bool
 	// Drain, when set and closed, stops the tournament gently: no new game starts, the
 	// games being played are played to their end and reported, and RunTournament returns
 	// an error wrapping ErrDrained if some games were left unplayed.
@@ -61,6 +63,7 @@ func (t Tournament) Match(p tournament.Pairing) Match {
 	return Match{
 		GameID: fmt.Sprintf("%s-%d", t.ID, p.Index), Game: t.Game, Players: p.Players,
 		TC: t.TC, MaxPlies: t.MaxPlies, Round: p.Round, Opening: p.Opening, Margin: t.Margin, Wait: t.Wait,
+		Ponder: t.Ponder,
 	}
 }
 

@@ -310,10 +310,16 @@ func WriteGames(w io.Writer, games []store.Game, reason string) error {
 
 // WriteOverload says, below the standings, that the tournament ran on an overloaded
 // machine: how many time forfeits were not charged, their games voided and played again,
-// and how late the referee itself ran. It writes nothing for a tournament that lost none.
+// and how late the referee itself ran. It writes nothing for a tournament on a machine
+// that was not overloaded (organizer.Overload.Overloaded).
 func WriteOverload(w io.Writer, o organizer.Overload) error {
-	if o.Voided == 0 {
+	switch {
+	case !o.Overloaded():
 		return nil
+	case o.Voided == 0:
+		_, err := fmt.Fprintf(w, "\nThe machine was overloaded: the referee's process waited for a core up to %.0f%% of a game's time, and ran up to %v late (its margin is %v). No time forfeit had to be voided, but the players had less CPU than their time control gave them: the results are less reliable.\n",
+			100*o.Waiting, humantime.Round(o.Lateness), humantime.Round(o.Margin))
+		return err
 	}
 	forfeits := "time forfeits were"
 	if o.Voided == 1 {

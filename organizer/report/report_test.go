@@ -172,6 +172,12 @@ func TestWriteOverload(t *testing.T) {
 		want string
 	}{
 		{"quiet", organizer.Overload{}, ""},
+		{"late within the margin", organizer.Overload{Lateness: 30 * time.Millisecond, Margin: 50 * time.Millisecond}, ""},
+		{"late past the margin", organizer.Overload{Lateness: 80 * time.Millisecond, Margin: 50 * time.Millisecond, Waiting: 0.1},
+			"\nThe machine was overloaded: the referee's process waited for a core up to 10% of a game's time, and ran up to 80ms late (its margin is 50ms). No time forfeit had to be voided, but the players had less CPU than their time control gave them: the results are less reliable.\n"},
+		{"waiting for a core", organizer.Overload{Lateness: 9 * time.Millisecond, Margin: 50 * time.Millisecond, Waiting: 0.4},
+			"\nThe machine was overloaded: the referee's process waited for a core up to 40% of a game's time, and ran up to 9ms late (its margin is 50ms). No time forfeit had to be voided, but the players had less CPU than their time control gave them: the results are less reliable.\n"},
+		{"waiting a little", organizer.Overload{Lateness: 9 * time.Millisecond, Margin: 50 * time.Millisecond, Waiting: 0.2}, ""},
 		{"one", organizer.Overload{Voided: 1, Lateness: 41 * time.Millisecond},
 			"\n1 time forfeit was voided and the games played again: the machine was overloaded (referee lateness up to 41ms).\n"},
 		{"several", organizer.Overload{Voided: 3, Lateness: 1234 * time.Millisecond},

@@ -47,6 +47,7 @@ type Job struct {
 	Opening    []string `json:"opening,omitempty"`
 	MarginMS   int64    `json:"margin_ms,omitempty"`
 	WaitMS     int64    `json:"wait_ms,omitempty"`
+	Ponder     bool     `json:"ponder,omitempty"`
 	// Tag is the owner's own data about the game (a ladder's phase and entries), returned
 	// with the outcome so that an owner that restarted can still place it.
 	Tag json.RawMessage `json:"tag,omitempty"`
@@ -57,7 +58,7 @@ func JobOf(tournament string, index int, m referee.Match, tag json.RawMessage) J
 	return Job{
 		V: protocol.Version, Tournament: tournament, Index: index, Game: m.Game.Name(), Players: m.Players,
 		TC: m.TC.String(), MaxPlies: m.MaxPlies, Round: m.Round, Opening: m.Opening,
-		MarginMS: m.Margin.Milliseconds(), WaitMS: m.Wait.Milliseconds(), Tag: tag,
+		MarginMS: m.Margin.Milliseconds(), WaitMS: m.Wait.Milliseconds(), Ponder: m.Ponder, Tag: tag,
 	}
 }
 
@@ -85,6 +86,7 @@ func (j Job) Match() (referee.Match, error) {
 	return referee.Match{
 		GameID: j.GameID(), Game: g, Players: j.Players, TC: tc, MaxPlies: j.MaxPlies, Round: j.Round,
 		Opening: j.Opening, Margin: time.Duration(j.MarginMS) * time.Millisecond, Wait: time.Duration(j.WaitMS) * time.Millisecond,
+		Ponder: j.Ponder,
 	}, nil
 }
 

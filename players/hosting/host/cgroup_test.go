@@ -429,15 +429,12 @@ func (c *countingFreezer) state() (freezes, thaws int, frozen bool) {
 	return c.freezes, c.thaws, c.frozen
 }
 
-// TestFrozenOverlappingCalls checks that calls that overlap keep the engine thawed until
-// the last ends, that it is frozen after, and that release thaws it for good.
-func TestFrozenOverlappingCalls(t *testing.T) {
-	fz := &countingFreezer{}
-	f := newFrozen(nil, fz, zerolog.Nop())
-	settled := func(want bool) {
+// settled returns a check that waits up to 5s for the engine to be frozen, or thawed.
+func (c *countingFreezer) settled(t *testing.T) func(frozen bool) {
+	return func(want bool) {
 		t.Helper()
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-			if _, _, frozen := fz.state(); frozen == want {
+			if _, _, frozen := c.state(); frozen == want {
 				return
 			}
 			if time.Now().After(deadline) {
@@ -445,9 +442,48 @@ func TestFrozenOverlappingCalls(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFrozenPondering checks that a turn of an event that allows pondering leaves the
+// engine thawed after it, and that a turn that does not, or a game's end, freezes it.
+func TestFrozenPondering(t *testing.T) {
+	tests := []struct {
+		name   string
+		calls  []bool // each call's ponder
+		frozen bool   // after the last
+	}{
+		{"a turn without pondering", []bool{false}, true},
+		{"a turn with pondering", []bool{true}, false},
+		{"pondering, then a turn without", []bool{true, false}, true},
+		{"without, then pondering", []bool{false, true}, false},
+		{"pondering twice", []bool{true, true}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fz := &countingFreezer{}
+			f := newFrozen(nil, fz, zerolog.Nop())
+			settled := fz.settled(t)
+			for _, ponder := range tt.calls {
+				f.use(ponder)()
+			}
+			settled(tt.frozen)
+			time.Sleep(20 * time.Millisecond) // a freeze still to come would come now
+			if _, _, frozen := fz.state(); frozen != tt.frozen {
+				t.Errorf("frozen %v after %v, want %v", frozen, tt.calls, tt.frozen)
+			}
+		})
+	}
+}
+
+// TestFrozenOverlappingCalls checks that calls that overlap keep the engine thawed until
+// the last ends, that it is frozen after, and that release thaws it for good.
+func TestFrozenOverlappingCalls(t *testing.T) {
+	fz := &countingFreezer{}
+	f := newFrozen(nil, fz, zerolog.Nop())
+	settled := fz.settled(t)
 	settled(true)
-	done1 := f.use()
-	done2 := f.use() // a game's end while a turn is on
+	done1 := f.use(false)
+	done2 := f.use(false) // a game's end while a turn is on
 	if _, thaws, frozen := fz.state(); frozen || thaws != 1 {
 		t.Fatalf("in two calls: frozen %v after %d thaws, want thawed once", frozen, thaws)
 	}
@@ -460,7 +496,7 @@ func TestFrozenOverlappingCalls(t *testing.T) {
 	settled(true)
 	f.release()
 	settled(false)
-	f.use()()
+	f.use(false)()
 	time.Sleep(20 * time.Millisecond)
 	if freezes, thaws, frozen := fz.state(); frozen || freezes != 2 || thaws != 2 {
 		t.Errorf("after release: %d freezes, %d thaws, frozen %v; want 2, 2, thawed", freezes, thaws, frozen)

@@ -31,15 +31,19 @@ type freezer interface {
 //
 // Calls may overlap (a game's end while another game's turn waits for the bridge): the
 // engine is thawed by the first and frozen again by the last.
+//
+// A turn of an event that allows pondering (Clock.Ponder) leaves the engine thawed after
+// its answer, until a turn that does not allow it, or the end of a game, freezes it again.
 type frozen struct {
 	*engine.Bridge
 	fz  freezer
 	log zerolog.Logger
 
-	mu       sync.Mutex
-	users    int
-	stopped  bool // frozen, or being frozen
-	released bool // thawed for good
+	mu        sync.Mutex
+	users     int
+	stopped   bool // frozen, or being frozen
+	released  bool // thawed for good
+	pondering bool // the last turn allowed pondering: not frozen after it
 }
 
 // newFrozen returns bridge frozen between its calls by fz, frozen now.
@@ -62,10 +66,10 @@ func (f *frozen) release() {
 	}
 }
 
-// use thaws the engine for a call, and returns what freezes it again after the call. The
-// freeze happens in the background, so that the answer goes out without waiting for it;
-// the next thaw waits for it.
-func (f *frozen) use() (done func()) {
+// use thaws the engine for a call, and returns what freezes it again after the call,
+// unless ponder: then it stays thawed. The freeze happens in the background, so that the
+// answer goes out without waiting for it; the next thaw waits for it.
+func (f *frozen) use(ponder bool) (done func()) {
 	f.mu.Lock()
 	if f.users++; f.users == 1 && f.stopped {
 		if err := f.fz.Thaw(); err != nil {
@@ -77,6 +81,7 @@ func (f *frozen) use() (done func()) {
 	return func() {
 		f.mu.Lock()
 		f.users--
+		f.pondering = ponder
 		f.mu.Unlock()
 		go f.freeze()
 	}
@@ -86,7 +91,7 @@ func (f *frozen) use() (done func()) {
 func (f *frozen) freeze() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.users > 0 || f.stopped || f.released {
+	if f.users > 0 || f.stopped || f.released || f.pondering {
 		return
 	}
 	if err := f.fz.Freeze(); err != nil {
@@ -96,17 +101,20 @@ func (f *frozen) freeze() {
 }
 
 func (f *frozen) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
-	defer f.use()()
+	defer f.use(t.Clock.Ponder)()
 	return f.Bridge.Choose(ctx, t)
 }
 
 func (f *frozen) GameStarted(n protocol.GameNotice) {
-	defer f.use()()
+	f.mu.Lock()
+	ponder := f.pondering // a game's start changes nothing
+	f.mu.Unlock()
+	defer f.use(ponder)()
 	f.Bridge.GameStarted(n)
 }
 
 func (f *frozen) GameEnded(n protocol.GameNotice) {
-	defer f.use()()
+	defer f.use(false)()
 	f.Bridge.GameEnded(n)
 }
 

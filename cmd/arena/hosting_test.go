@@ -204,6 +204,8 @@ func TestHostFlagErrors(t *testing.T) {
 	}{
 		{[]string{"--no-sandbox"}, "--dir is required"},
 		{[]string{"--dir", t.TempDir(), "--no-sandbox", "--concurrency", "0"}, "--concurrency 0"},
+		{[]string{"--dir", t.TempDir(), "--memory", "0"}, "--memory and --cpu must be positive"},
+		{[]string{"--dir", t.TempDir(), "--cpu", "-1"}, "--memory and --cpu must be positive"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runCLI(t, append([]string{"host"}, tt.args...)...)

@@ -218,6 +218,13 @@ func (b *Bridge) Choose(ctx context.Context, t agent.Turn) (agent.Decision, erro
 	return out, nil
 }
 
+// Settle settles the engine now if its last turn went wrong (it answered late, or wrote a
+// stray line), as Choose otherwise does in the background once it has returned; it
+// returns at once when nothing is pending. A caller that stops the engine between its
+// turns (a host's freezer) calls it first: a stopped engine could not catch up, and would
+// be restarted as unresponsive.
+func (b *Bridge) Settle() { b.settleLater() }
+
 // settleLater settles the engine (settle) if no call has done it since the turn that went
 // wrong: it runs once that turn's Choose has returned.
 func (b *Bridge) settleLater() {

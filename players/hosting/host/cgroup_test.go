@@ -502,3 +502,28 @@ func TestFrozenOverlappingCalls(t *testing.T) {
 		t.Errorf("after release: %d freezes, %d thaws, frozen %v; want 2, 2, thawed", freezes, thaws, frozen)
 	}
 }
+
+// TestFrozenLateEngineCatchesUp plays, frozen between its turns, an engine that answers
+// its first move 1.2 s into a turn of 1 s. The turn is lost on time; the engine stays
+// thawed while the bridge waits for its late answer, and plays its next turn without
+// being restarted (frozen at once, it could not answer, and was restarted as
+// unresponsive: one death per late answer).
+func TestFrozenLateEngineCatchesUp(t *testing.T) {
+	m := openCgroups(t, cgroup.Limits{})
+	c := startContained(t, m, "late", sandbox.Limits{}, true)
+	pid := c.bridge.Pid()
+	turn := openingTurn(t, "g1")
+	turn.Clock.MoveMS, turn.Clock.RemainingMS = 1000, 1000
+	turn.Deadline = time.Now().Add(time.Second)
+	turn.Cutoff = turn.Deadline
+	ctx, cancel := context.WithDeadline(context.Background(), turn.Cutoff)
+	d, err := c.agent.Choose(ctx, turn)
+	cancel()
+	if err != nil || !d.NoReply {
+		t.Fatalf("the late turn: %+v, %v; want it left unanswered", d, err)
+	}
+	c.play(t, "g2")
+	if got := c.bridge.Pid(); got != pid {
+		t.Errorf("the engine was restarted after its late answer (pid %d, then %d):\n%s", pid, got, c.logs)
+	}
+}

@@ -100,9 +100,17 @@ func (f *frozen) freeze() {
 	f.stopped = true
 }
 
+// Choose plays the turn thawed, and freezes the engine once it is settled: a turn that
+// went wrong (a late answer) leaves the engine thawed while the bridge gives it time to
+// catch up (Bridge.Settle), in the background, after the decision has gone.
 func (f *frozen) Choose(ctx context.Context, t agent.Turn) (agent.Decision, error) {
-	defer f.use(t.Clock.Ponder)()
-	return f.Bridge.Choose(ctx, t)
+	done := f.use(t.Clock.Ponder)
+	d, err := f.Bridge.Choose(ctx, t)
+	go func() {
+		f.Bridge.Settle()
+		done()
+	}()
+	return d, err
 }
 
 func (f *frozen) GameStarted(n protocol.GameNotice) {

@@ -1,6 +1,8 @@
 /* An engine of the line protocol for the cgroup tests (cgroup_test.go). It plays the first
  * legal move; argv[1] chooses what else it does:
  *   honest  holds 64 MiB it has touched, and works about 50 ms of CPU for each move;
+ *   late    asks for fenced turns (feature fence) and answers its first move after 1.2 s,
+ *           the others at once;
  *   spin    keeps 60 threads spinning except during its own turns;
  *   shm     starts a child that makes, attaches, fills and detaches 16 MiB System V shared
  *           memory segments without end, never removing them;
@@ -51,6 +53,7 @@ static void work(void) {
 
 int main(int argc, char **argv) {
 	const char *mode = argc > 1 ? argv[1] : "honest";
+	int late = !strcmp(mode, "late");
 	char line[1 << 16], first[64] = "", cmd[32];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(mode, "honest")) {
@@ -74,14 +77,23 @@ int main(int argc, char **argv) {
 		if (sscanf(line, "%31s", cmd) != 1)
 			continue;
 		if (!strcmp(cmd, "arena")) {
+			if (late)
+				printf("feature fence\n");
 			printf("ready %s 1\n", mode);
+		} else if (!strcmp(cmd, "ping")) {
+			char n[32] = "";
+			sscanf(line, "%*s %31s", n);
+			printf("pong %s\n", n);
 		} else if (!strcmp(cmd, "legal")) {
 			sscanf(line, "%*s %63s", first);
 		} else if (!strcmp(cmd, "go")) {
+			static int moves;
+			if (late && moves++ == 0)
+				usleep(1200000);
 			spin = 0;
 			if (!strcmp(mode, "honest"))
 				work();
-			printf("%s\n", first);
+			printf(late ? "move %s\n" : "%s\n", first);
 			spin = 1;
 		} else if (!strcmp(cmd, "quit")) {
 			return 0;

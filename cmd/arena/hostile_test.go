@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/internal/testutil/proctag"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/store"
 	"github.com/arenaref/arena/store/sqlite"
@@ -180,7 +181,7 @@ func TestHostileSubmissionsAreContained(t *testing.T) {
 	}
 	host.stop(t)
 	time.Sleep(500 * time.Millisecond)
-	if left := pidsWith("./hostile "); len(left) > 0 {
-		t.Errorf("processes of the hostile engines outlived the host: %v", left)
+	if left, err := proctag.Find("./hostile"); err != nil || len(left) > 0 {
+		t.Errorf("processes of the hostile engines outlived the host: %v (%v)", left, err)
 	}
 }

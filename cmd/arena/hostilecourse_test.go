@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/internal/loadmeter"
+	"github.com/arenaref/arena/internal/testutil/proctag"
 	"github.com/arenaref/arena/organizer"
 	"github.com/arenaref/arena/organizer/course"
 	"github.com/arenaref/arena/players/hosting/cgroup"
@@ -288,7 +290,16 @@ func TestHostileCourse(t *testing.T) {
 	if code, out, errOut := runCLI(t, "course", "disable", "--db", db, "--reason", "spins between its turns", "spinner"); code != 0 {
 		t.Errorf("course disable: %d\n%s%s", code, out, errOut)
 	}
-	spinners := pidsWith("./contained spin")
+	engines, err := proctag.Find("./contained")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spinners []int
+	for _, p := range engines {
+		if slices.Contains(p.Args, "spin") {
+			spinners = append(spinners, p.Pid)
+		}
+	}
 	if len(spinners) == 0 {
 		t.Error("no spinner runs")
 	}
@@ -298,9 +309,9 @@ func TestHostileCourse(t *testing.T) {
 		gone := false
 		waitUntil(t, time.Minute, "the spinner to stay still for 2s", func() bool {
 			var ok1, ok2 bool
-			before, ok1 = processCPU(pid)
+			before, ok1 = proctag.CPU(pid)
 			time.Sleep(2 * time.Second)
-			after, ok2 = processCPU(pid)
+			after, ok2 = proctag.CPU(pid)
 			gone = !ok1 || !ok2
 			return gone || after-before < 100*time.Millisecond
 		})
@@ -338,43 +349,9 @@ func TestHostileCourse(t *testing.T) {
 		t.Errorf("the restarted host did not stop on SIGTERM: %v", st)
 	}
 	time.Sleep(500 * time.Millisecond)
-	if left := pidsWith("./contained "); len(left) > 0 {
-		t.Errorf("engines outlived the host: %v", left)
+	if left, err := proctag.Find("./contained"); err != nil || len(left) > 0 {
+		t.Errorf("engines outlived the host: %v (%v)", left, err)
 	}
-}
-
-// pidsWith lists the processes whose command line contains s.
-func pidsWith(s string) []int {
-	var out []int
-	files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil || !strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), s) {
-			continue
-		}
-		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// processCPU returns the CPU time process pid and its finished children spent, or false
-// when it is gone.
-func processCPU(pid int) (time.Duration, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	// "PID (COMM) STATE PPID ...": COMM may hold anything, up to the last ')'; utime,
-	// stime, cutime and cstime are fields 14 to 17, in clock ticks of 1/100 s.
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	var ticks int64
-	for _, s := range f[11:15] {
-		n, _ := strconv.ParseInt(s, 10, 64)
-		ticks += n
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond, true
 }
 
 // diskUsage returns the disk space the files under dir take.

@@ -86,18 +86,41 @@ func Find(token string) ([]Proc, error) {
 func SessionOf(pid int) (id int, ok bool) { return session(pid) }
 
 func session(pid int) (id int, ok bool) {
+	f, ok := stat(pid)
+	if !ok || len(f) < 4 || f[0] == "Z" {
+		return 0, false
+	}
+	id, err := strconv.Atoi(f[3])
+	return id, err == nil
+}
+
+// CPU returns the CPU time a process has spent, its threads and its children that have
+// ended included (utime, stime, cutime and cstime of /proc/PID/stat), or false when it
+// is gone.
+func CPU(pid int) (time.Duration, bool) {
+	f, ok := stat(pid)
+	if !ok || len(f) < 15 {
+		return 0, false
+	}
+	var ticks int64
+	for _, s := range f[11:15] {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		ticks += n
+	}
+	const hz = 100 // USER_HZ, 100 on every Linux
+	return time.Duration(ticks) * time.Second / hz, true
+}
+
+// stat returns the fields of /proc/PID/stat after the command name (state, ppid, pgrp,
+// session, ...: field n of proc(5) at index n-3), or false when the process is gone.
+func stat(pid int) ([]string, bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
 	// The command name, in parentheses, may hold anything: the fields follow its last ")".
 	s := string(data)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state ppid pgrp session ...
-	if len(f) < 4 || f[0] == "Z" {
-		return 0, false
-	}
-	id, err = strconv.Atoi(f[3])
-	return id, err == nil
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:]), true
 }
 
 // WaitFor waits up to within until at least n processes carry token, and returns those

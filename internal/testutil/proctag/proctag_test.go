@@ -65,3 +65,26 @@ func TestFindAndKill(t *testing.T) {
 		t.Errorf("Find of the other token = %v; want pid %d, which Kill left alone", found, pids[1])
 	}
 }
+
+// TestCPU reads the CPU time of this process, which grows as it works, and of a process
+// that is gone.
+func TestCPU(t *testing.T) {
+	before, ok := proctag.CPU(os.Getpid())
+	if !ok {
+		t.Fatal("no CPU time for this process")
+	}
+	after := before
+	for end := time.Now().Add(10 * time.Second); after < before+50*time.Millisecond && time.Now().Before(end); {
+		after, _ = proctag.CPU(os.Getpid()) // reading /proc works the CPU
+	}
+	if after < before+50*time.Millisecond {
+		t.Errorf("CPU time went from %v to %v in up to 10s of work", before, after)
+	}
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	if d, ok := proctag.CPU(cmd.Process.Pid); ok {
+		t.Errorf("a process that is gone has %v of CPU time", d)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/arenaref/arena/bus/embedded"
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 )
 
 // A flood can make the NATS client report a slow consumer at every message: Connect's
@@ -90,7 +90,7 @@ func TestConnectRetriesAPingFirst(t *testing.T) {
 					go proxy(c, real)
 				}
 			}()
-			var buf lockedBuffer // the client logs from its own goroutines, after Close too
+			var buf lockedbuf.Buffer // the client logs from its own goroutines, after Close too
 			nc, err := Connect("nats://"+l.Addr().String(), "t", zerolog.New(&buf))
 			if tt.connect {
 				if err != nil {
@@ -135,22 +135,4 @@ func proxy(c net.Conn, addr string) {
 	go func() { io.Copy(s, c); s.Close() }()
 	io.Copy(c, s)
 	c.Close()
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -158,6 +158,9 @@ func (dm *Daemon) Status(ctx context.Context, req protocol.APIRequest) protocol.
 	reply := protocol.APIReply{V: protocol.Version, Type: protocol.TypeAPIOK}
 	for _, t := range list {
 		ts := TournamentStatus(t)
+		if t.Status == store.StatusRunning {
+			ts.Problem = dm.d.Problem(t.ID)
+		}
 		if req.Tournament != 0 {
 			rows, err := EventStandings(ctx, dm.db, t)
 			if err != nil {

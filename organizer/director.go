@@ -337,6 +337,15 @@ func (d *Director) nextPairings(ctx context.Context, f tournament.Format, s Spec
 	return next, nil
 }
 
+// Problem is why tournament id's games make no progress, as its executor sees it (a
+// stalled work queue), or "".
+func (d *Director) Problem(id int64) string {
+	if p, ok := d.exec.(interface{ Problem(string) string }); ok {
+		return p.Problem(refereeID(id))
+	}
+	return ""
+}
+
 // refereeID is tournament id's name on the referee and the bus: game ids are
 // refereeID-index, and the work queue's subjects carry it.
 func refereeID(id int64) string { return "t" + strconv.FormatInt(id, 10) }

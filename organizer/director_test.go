@@ -88,7 +88,7 @@ func newDirectorConfigBeat(t *testing.T, queued bool, heartbeat time.Duration) (
 	}
 	cfg := organizer.Config{Store: db, Referee: ref, NATSURL: srv.URL(), Version: "test", Log: zerolog.Nop()}
 	if queued {
-		qc := workqueue.Config{AckWait: 2 * time.Second}
+		qc := workqueue.Config{Database: "0123456789abcdef", AckWait: 2 * time.Second}
 		if cfg.Queue, err = workqueue.NewOwner(ctx, nc, qc, zerolog.Nop()); err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func newDirectorConfigBeat(t *testing.T, queued bool, heartbeat time.Duration) (
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			if err := workqueue.RunWorker(ctx, nc, nil, workqueue.WorkerConfig{Queue: qc, Referee: ref, Games: 4, Name: "w", Log: zerolog.Nop()}); err != nil {
+			if err := workqueue.RunWorker(ctx, nc, nil, workqueue.WorkerConfig{Referee: ref, Games: 4, Name: "w", Log: zerolog.Nop()}); err != nil {
 				t.Error(err)
 			}
 		}()

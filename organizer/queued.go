@@ -24,6 +24,9 @@ type queueExecutor struct {
 	log zerolog.Logger
 }
 
+// Problem is why the tournament's games make no progress on the queue, or "".
+func (x queueExecutor) Problem(id string) string { return x.q.Problem(id) }
+
 func (x queueExecutor) Open(id string) (Session, error) {
 	feed, err := x.q.Open(id)
 	if err != nil {

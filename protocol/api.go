@@ -57,14 +57,17 @@ type APIRequest struct {
 
 // TournamentStatus is how far one tournament has got.
 type TournamentStatus struct {
-	ID      int64          `json:"id"`
-	Name    string         `json:"name,omitempty"`
-	Game    string         `json:"game"`
-	Format  string         `json:"format"`
-	Status  string         `json:"status"`
-	Played  int            `json:"played"`
-	Total   int            `json:"total"`
-	Created string         `json:"created"` // RFC 3339
+	ID      int64  `json:"id"`
+	Name    string `json:"name,omitempty"`
+	Game    string `json:"game"`
+	Format  string `json:"format"`
+	Status  string `json:"status"`
+	Played  int    `json:"played"`
+	Total   int    `json:"total"`
+	Created string `json:"created"` // RFC 3339
+	// Problem is why a running tournament's games make no progress, when the referee sees
+	// it (a stalled work queue, say); empty otherwise.
+	Problem string         `json:"problem,omitempty"`
 	Rows    []StandingsRow `json:"standings,omitempty"`
 }
 

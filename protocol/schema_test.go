@@ -563,7 +563,7 @@ func schemaSamples() []schemaSample {
 		schemaSample{"api_ok_create", "api_reply", APIReply{V: Version, Type: TypeAPIOK, Tournament: 3, Games: 12}},
 		schemaSample{"api_error", "api_reply", APIError(APIBadConfig, "line %d: unknown key %q", 4, "roundz")},
 		schemaSample{"api_ok_status", "api_reply", APIReply{V: Version, Type: TypeAPIOK, Tournaments: []TournamentStatus{{
-			ID: 1, Name: "spring", Game: "othello", Format: "round-robin", Status: "running", Played: 3, Total: 12, Created: "2026-11-22T03:00:00Z",
+			ID: 1, Name: "spring", Game: "othello", Format: "round-robin", Status: "running", Played: 3, Total: 12, Created: "2026-11-22T03:00:00Z", Problem: "no worker runs",
 			Rows: []StandingsRow{{Rank: 1, Player: "hp1", Games: 2, Wins: 2, Score: 2, Pct: 100, Elo: 1516, Ends: map[string]int{"normal": 1}, WonBy: map[string]int{"time_forfeit": 1}}}}}}},
 		schemaSample{TypeEngineStatus, "engine_request", sampleEngineRequest(TypeEngineStatus)},
 		schemaSample{TypeHostList, "engine_request", sampleEngineRequest(TypeHostList)},

@@ -95,7 +95,11 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var queue *workqueue.Owner
 	if wf.queue {
-		if queue, err = workqueue.NewOwner(runCtx, nc, wf.config(), log); err != nil {
+		id, err := db.ID(ctx)
+		if err != nil {
+			return err
+		}
+		if queue, err = workqueue.NewOwner(runCtx, nc, wf.config(id), log); err != nil {
 			return err
 		}
 		defer queue.Close()
@@ -127,14 +131,18 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer stopEngines()
-	stopWorker := func(time.Duration) {}
+	stopWorker, failed := func(time.Duration) {}, (<-chan error)(nil)
 	if wf.queue && wf.games > 0 {
-		stopWorker = startWorker(runCtx, nc, ref, &wf, log)
+		stopWorker, failed = startWorker(runCtx, nc, ref, &wf, log)
 	}
 	fmt.Fprintf(stdout, "arena referee ready on %s, database %s (tournaments resumed: %d)\n", nc.ConnectedUrl(), *dbPath, len(running))
 	log.Info().Str("nats", nc.ConnectedUrl()).Str("db", *dbPath).Msg("referee ready")
 
-	<-ctx.Done()
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-failed:
+	}
 	log.Info().Dur("grace", *grace).Msg("shutting down: no new games; running games may finish")
 	stopAPI()
 	dm.Shutdown(*grace)
@@ -142,5 +150,5 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	stopRun()
 	_ = nc.Drain()
 	log.Info().Msg("referee stopped")
-	return nil
+	return runErr
 }

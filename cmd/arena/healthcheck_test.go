@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arenaref/arena/bus/embedded"
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -30,7 +31,7 @@ func startNATS(t *testing.T) string {
 func startReferee(t *testing.T, url string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr lockedBuffer
+	var stdout, stderr lockedbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"referee", "--nats", url, "--db", filepath.Join(t.TempDir(), "referee.db"), "--log-level", "warn"}, &stdout, &stderr)

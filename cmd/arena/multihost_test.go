@@ -44,7 +44,7 @@ func TestMultiHostTournament(t *testing.T) {
 	owner.waitFor(t, "referee ready", 30*time.Second)
 	workers := map[string]*proc{}
 	for i, h := range []string{"n2", "n3"} {
-		workers[h] = run(h, "worker-"+h, "referee", "--worker", "--nats", urls(i+1), "--worker-games", "4", "--ack-wait", "3s", "--worker-name", h)
+		workers[h] = run(h, "worker-"+h, "referee", "--worker", "--nats", urls(i+1), "--worker-games", "4", "--worker-name", h)
 		workers[h].waitFor(t, "ready", 30*time.Second)
 	}
 	// Players: each name on two hosts; the engine hosts reach the cluster through n1 and n2.

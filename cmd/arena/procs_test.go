@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 )
 
 type testBinaries struct{ arena, faultplayer string }
@@ -60,7 +61,7 @@ func buildBinaries(t *testing.T) testBinaries {
 type proc struct {
 	name string
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *lockedbuf.Buffer
 	once sync.Once
 	done chan struct{}
 	err  error // from Wait
@@ -74,9 +75,9 @@ func startProc(ctx context.Context, t *testing.T, name string, args ...string) *
 // startCmd starts cmd as startProc does.
 func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
 	t.Helper()
-	p := &proc{name: name, out: &lockedBuffer{}, done: make(chan struct{}), cmd: cmd}
+	p := &proc{name: name, out: &lockedbuf.Buffer{}, done: make(chan struct{}), cmd: cmd}
 	p.cmd.Stdout = p.out
-	var stderr lockedBuffer
+	var stderr lockedbuf.Buffer
 	p.cmd.Stderr = &stderr
 	p.cmd.WaitDelay = 5 * time.Second
 	if err := p.cmd.Start(); err != nil {
@@ -147,30 +148,6 @@ func (p *proc) waitFor(t *testing.T, s string, timeout time.Duration) string {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func (s *lockedBuffer) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Len()
 }
 
 func lastBytes(s string, n int) string {

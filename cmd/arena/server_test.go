@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 )
 
 func TestServerAddress(t *testing.T) {
@@ -53,7 +55,7 @@ func runServerCLI(t *testing.T, args ...string) (code int, stdout, stderr string
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut lockedBuffer
+	var out, errOut lockedbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, append([]string{"server"}, args...), &out, &errOut) }()
 	deadline := time.After(30 * time.Second)

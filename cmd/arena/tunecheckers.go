@@ -57,9 +57,9 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 	case *every < 0:
 		return cli.Usagef("--every must be 0 or more")
 	}
-	ops, err := readOpenings(*openings)
+	ops, err := opening.ReadFile(*openings, checkers.New(checkers.Standard))
 	if err != nil {
-		return err
+		return cli.Usagef("--openings: %v", err)
 	}
 	cfg := tdleaf.Config{
 		Mode: *mode, Depth: *depth, Games: *games, Openings: ops,
@@ -128,20 +128,6 @@ func runTuneCheckersTrain(ctx context.Context, args []string, stdout, stderr io.
 		fmt.Fprintf(stdout, "  %-14s %8.3f\n", names[i], w)
 	}
 	return nil
-}
-
-// readOpenings reads an openings file of standard checkers.
-func readOpenings(path string) ([]opening.Opening, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, cli.Usagef("--openings: %v", err)
-	}
-	defer fh.Close()
-	ops, err := opening.Parse(fh, checkers.New(checkers.Standard))
-	if err != nil {
-		return nil, cli.Usagef("--openings: %s: %v", path, err)
-	}
-	return ops, nil
 }
 
 func runTuneCheckersChart(args []string, stdout, stderr io.Writer) error {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 	"github.com/arenaref/arena/store/sqlite"
 )
 
@@ -28,7 +29,7 @@ func TestTournamentHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout bytes.Buffer
-	var stderr lockedBuffer
+	var stderr lockedbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"tournament", "--players", "random,hp1,hp2", "--rounds", "500", "--tc", "20ms",

@@ -42,7 +42,7 @@ func TestWorkQueueSurvivesKills(t *testing.T) {
 	first := owner("owner")
 	var workers []*proc
 	for i := range 2 {
-		w := startProc(ctx, t, fmt.Sprintf("worker-%d", i+1), bins.arena, "referee", "--worker", "--nats", url, "--worker-games", "4", "--ack-wait", "2s", "--worker-name", fmt.Sprintf("w%d", i+1))
+		w := startProc(ctx, t, fmt.Sprintf("worker-%d", i+1), bins.arena, "referee", "--worker", "--nats", url, "--worker-games", "4", "--worker-name", fmt.Sprintf("w%d", i+1))
 		w.waitFor(t, "worker w", 20*time.Second)
 		workers = append(workers, w)
 	}
@@ -88,4 +88,28 @@ func TestWorkQueueSurvivesKills(t *testing.T) {
 		}
 	}
 	t.Logf("worker 1 killed at 20+ games, the owner at %d; the tournament completed with 120 games, each recorded once", killedAt)
+}
+
+// TestWorkQueueFlagErrors checks the usage errors of the work queue's flags: the queue's
+// settings are the owner's, and a worker takes them from the streams.
+func TestWorkQueueFlagErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"referee", "--worker", "--nats", "nats://127.0.0.1:1", "--ack-wait", "2s"}, "are the owner's (--work-queue)"},
+		{[]string{"referee", "--worker", "--nats", "nats://127.0.0.1:1", "--replicas", "3"}, "are the owner's (--work-queue)"},
+		{[]string{"referee", "--worker", "--nats", "nats://127.0.0.1:1", "--take-over"}, "are the owner's (--work-queue)"},
+		{[]string{"referee", "--work-queue", "--stall-after", "-1s"}, "--stall-after -1s"},
+		{[]string{"referee", "--worker-name", "w"}, "go with --work-queue or --worker"},
+		{[]string{"referee", "--work-queue", "--worker"}, "one or the other"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, errOut := runCLI(t, tt.args...)
+			if code != 2 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tt.want)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -97,6 +98,20 @@ func (r reason) Unwrap() error { return r.err }
 
 func because(err error, format string, args ...any) error {
 	return reason{msg: fmt.Sprintf(format, args...), err: err}
+}
+
+// ReadFile is Parse of the file at path, with the path in its errors.
+func ReadFile(path string, g game.Game) ([]Opening, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	ops, err := Parse(fh, g)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ops, nil
 }
 
 // isSeparator reports whether r separates moves on a line: white space or a comma.

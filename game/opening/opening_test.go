@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +38,28 @@ func TestParse(t *testing.T) {
 	}
 	if !slices.EqualFunc(ops, want, func(a, b opening.Opening) bool { return a.Line == b.Line && slices.Equal(a.Moves, b.Moves) }) {
 		t.Errorf("got %+v, want %+v", ops, want)
+	}
+}
+
+// TestReadFile reads a file of openings, and names the file in the error of a bad one and
+// of one that is missing.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.txt"), filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(good, []byte("c4 c3\nf5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("c4 c4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ops, err := opening.ReadFile(good, othello.New())
+	if err != nil || len(ops) != 2 || ops[1].String() != "f5" {
+		t.Fatalf("ReadFile(good) = %v, %v", ops, err)
+	}
+	for _, c := range []struct{ path, want string }{{bad, "bad.txt: openings line 1"}, {filepath.Join(dir, "none.txt"), "none.txt: no such file"}} {
+		if _, err := opening.ReadFile(c.path, othello.New()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ReadFile(%s): %v, want an error with %q", c.path, err, c.want)
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 )
 
 // screen plays terminal output back the way a terminal shows it: "\r\x1b[K" erases the
@@ -207,7 +209,7 @@ func TestProgressShowsLeaders(t *testing.T) {
 // so that their redraws are throttled, and checks that the line shows it within the second all the same.
 func TestProgressRedrawsThrottledGames(t *testing.T) {
 	g := Game{Players: []string{"hp2", "random"}, Scores: []float64{1, 0}, Result: "1-0", Reason: "normal"}
-	var term lockedBuffer
+	var term lockedbuf.Buffer
 	p := NewProgress(&term, &LiveLine{w: &term, width: fixedWidth(200)}, 3, 0, NewScoreboard())
 	defer p.Finish()
 	p.GameDone(1, 3, g)
@@ -226,22 +228,4 @@ func TestProgressRedrawsThrottledGames(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the progress line's redrawing goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

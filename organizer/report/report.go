@@ -100,7 +100,17 @@ func WriteTournaments(w io.Writer, ts []protocol.TournamentStatus) error {
 	for i, t := range ts {
 		rows[i] = fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", t.ID, t.Name, t.Game, t.Format, t.Status, GamesCell(t.Played, t.Total), t.Created)
 	}
-	return writeTable(w, "no tournaments", "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED", rows)
+	if err := writeTable(w, "no tournaments", "ID\tNAME\tGAME\tFORMAT\tSTATUS\tGAMES\tCREATED", rows); err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if t.Problem != "" {
+			if _, err := fmt.Fprintf(w, "tournament %d makes no progress: %s\n", t.ID, t.Problem); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // WritePlayers prints the players a referee has heard from, as arena players lists them.

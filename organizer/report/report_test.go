@@ -195,3 +195,20 @@ func TestWriteOverload(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteTournamentsProblem checks that a tournament that makes no progress is named
+// under the table with its problem, and that the others are not.
+func TestWriteTournamentsProblem(t *testing.T) {
+	var out bytes.Buffer
+	err := WriteTournaments(&out, []protocol.TournamentStatus{
+		{ID: 1, Game: "othello", Format: "round-robin", Status: "running", Played: 2, Total: 6, Created: "c"},
+		{ID: 2, Game: "othello", Format: "round-robin", Status: "running", Total: 6, Created: "c", Problem: "4 jobs wait and no worker runs"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 4 || lines[3] != "tournament 2 makes no progress: 4 jobs wait and no worker runs" {
+		t.Fatalf("got\n%s", out.String())
+	}
+}

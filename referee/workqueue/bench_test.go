@@ -61,7 +61,7 @@ func BenchmarkWorkQueue(b *testing.B) {
 			url := bus(b)
 			randomPlayers(b, url, "alice", "bob")
 			ctx := context.Background()
-			owner, err := workqueue.NewOwner(ctx, connect(b, url), workqueue.Config{}, zerolog.Nop())
+			owner, err := workqueue.NewOwner(ctx, connect(b, url), workqueue.Config{Database: testDB}, zerolog.Nop())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func BenchmarkWorkQueue(b *testing.B) {
 			}
 			defer feed.Close()
 			for w := range workers {
-				worker(b, url, fmt.Sprintf("w%d", w), workqueue.Config{})
+				worker(b, url, fmt.Sprintf("w%d", w))
 			}
 			b.ResetTimer()
 			start := time.Now()

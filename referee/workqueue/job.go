@@ -37,6 +37,7 @@ var ErrBadMessage = errors.New("workqueue: bad message")
 // play it with its own referee.
 type Job struct {
 	V          int      `json:"v"`
+	Database   string   `json:"database"`   // the owner's database id (Config.Database), set by Feed.Put
 	Tournament string   `json:"tournament"` // a protocol.ValidName; the game id is Tournament-Index
 	Index      int      `json:"index"`      // positive
 	Game       string   `json:"game"`       // the game's name, options included
@@ -66,12 +67,13 @@ func JobOf(tournament string, index int, m referee.Match, tag json.RawMessage) J
 func (j Job) GameID() string { return j.Tournament + "-" + strconv.Itoa(j.Index) }
 
 // Subject is where the job waits on the work queue.
-func (j Job) Subject() string { return GamesPrefix + j.Tournament + "." + strconv.Itoa(j.Index) }
+func (j Job) Subject() string { return GamesPrefix + j.key() }
 
 // ResultSubject is where the job's outcome waits for the owner.
-func (j Job) ResultSubject() string {
-	return ResultsPrefix + j.Tournament + "." + strconv.Itoa(j.Index)
-}
+func (j Job) ResultSubject() string { return ResultsPrefix + j.key() }
+
+// key is the last tokens of the job's subjects: database, tournament, index.
+func (j Job) key() string { return j.Database + "." + j.Tournament + "." + strconv.Itoa(j.Index) }
 
 // Match is the referee's match for the job.
 func (j Job) Match() (referee.Match, error) {
@@ -94,6 +96,8 @@ func (j Job) check() error {
 	switch {
 	case j.V != protocol.Version:
 		return fmt.Errorf("version %d, want %d", j.V, protocol.Version)
+	case !protocol.ValidName(j.Database):
+		return fmt.Errorf("database %q is not a valid name", j.Database)
 	case !protocol.ValidName(j.Tournament):
 		return fmt.Errorf("tournament %q is not a valid name", j.Tournament)
 	case j.Index < 1:
@@ -200,11 +204,7 @@ func decodeStrict(data []byte, v any) error {
 }
 
 // indexOf reads the index from the last token of a queue subject.
-func indexOf(subject string) (tournament string, index int, ok bool) {
-	parts := strings.Split(subject, ".")
-	if len(parts) < 2 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(parts[len(parts)-1])
-	return parts[len(parts)-2], n, err == nil && n > 0
+func indexOf(subject string) (index int, ok bool) {
+	n, err := strconv.Atoi(subject[strings.LastIndexByte(subject, '.')+1:])
+	return n, err == nil && n > 0
 }

@@ -11,10 +11,19 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/rs/zerolog"
+
+	"github.com/arenaref/arena/protocol"
 )
 
-// Config is how the streams and consumers are made.
+// Config is how the owner makes the streams and consumers; workers take them as they are.
 type Config struct {
+	// Database is the id of the owner's database (store/sqlite's DB.ID). The streams are
+	// marked with it, and every job and outcome carries it in its subject and message id,
+	// so that two databases never meet each other's messages on one bus.
+	Database string
+	// TakeOver lets the owner take streams marked with another database's id: their
+	// messages (that database's queued games and unrecorded outcomes) are dropped.
+	TakeOver bool
 	// Replicas is how many servers of a cluster keep each stream; 0 means 1. With 3, the
 	// queue survives the loss of one server.
 	Replicas int
@@ -22,6 +31,24 @@ type Config struct {
 	// delivered again; 0 means DefaultAckWait. Workers extend it while they play, so it
 	// bounds how long a dead worker's game waits to be replayed, not how long a game lasts.
 	AckWait time.Duration
+	// Stall is how long the owner lets its jobs wait with no worker taking one and no
+	// outcome coming back before it reports the queue stalled (Owner.Problem); 0 means
+	// three AckWaits.
+	Stall time.Duration
+}
+
+// withDefaults is c with its zero values replaced.
+func (c Config) withDefaults() Config {
+	if c.Replicas == 0 {
+		c.Replicas = 1
+	}
+	if c.AckWait == 0 {
+		c.AckWait = DefaultAckWait
+	}
+	if c.Stall == 0 {
+		c.Stall = 3 * c.AckWait
+	}
+	return c
 }
 
 // DefaultAckWait is Config.AckWait when it is zero.
@@ -30,25 +57,57 @@ const DefaultAckWait = 30 * time.Second
 // redeliverOrphan is how soon an outcome that no feed wants yet is offered again.
 const redeliverOrphan = time.Second
 
-// Setup makes the two streams and their consumers, or updates them to cfg. The owner
-// calls it; workers call ensure, so that either may start first, and a worker's settings
-// never change the owner's (its replicas, say).
-func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
-	if cfg.Replicas == 0 {
-		cfg.Replicas = 1
+// ErrOtherDatabase is returned by NewOwner when the streams on the bus belong to another
+// database and Config.TakeOver is not set.
+var ErrOtherDatabase = errors.New("workqueue: the work queue on this bus belongs to another database")
+
+// ownerMark is the start of a stream's description; the owner's database id follows.
+const ownerMark = "arena work queue of database "
+
+// ownerOf is the database id a stream is marked with, or "" for none.
+func ownerOf(info *jetstream.StreamInfo) string {
+	id, ok := strings.CutPrefix(info.Config.Description, ownerMark)
+	if !ok {
+		return ""
 	}
-	if cfg.AckWait == 0 {
-		cfg.AckWait = DefaultAckWait
+	return id
+}
+
+// queueStreams are the two streams with their subjects' prefix and consumer.
+var queueStreams = []struct{ stream, prefix, consumer string }{
+	{GamesStream, GamesPrefix, workersConsumer},
+	{ResultsStream, ResultsPrefix, recorderConsumer},
+}
+
+// Setup makes the two streams and their consumers, marked as cfg.Database's, or updates
+// them to cfg. Only the owner calls it: workers wait for the streams (RunWorker), so that
+// replicas and limits are always the owner's whichever starts first. Streams marked with
+// another database are refused with ErrOtherDatabase, or, with cfg.TakeOver, deleted and
+// made again; unmarked empty streams (left by an older arena) are made again.
+func Setup(ctx context.Context, js jetstream.JetStream, cfg Config, log zerolog.Logger) error {
+	cfg = cfg.withDefaults()
+	if !protocol.ValidName(cfg.Database) {
+		return fmt.Errorf("workqueue: the owner's database id %q is not a valid name", cfg.Database)
 	}
-	for _, s := range []struct{ stream, prefix, consumer string }{
-		{GamesStream, GamesPrefix, workersConsumer},
-		{ResultsStream, ResultsPrefix, recorderConsumer},
-	} {
-		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-			Name: s.stream, Subjects: []string{s.prefix + ">"}, Retention: jetstream.WorkQueuePolicy,
-			Storage: jetstream.FileStorage, Replicas: cfg.Replicas, MaxMsgSize: maxMessage,
-			Discard: jetstream.DiscardNew, MaxMsgsPerSubject: 1, DiscardNewPerSubject: true,
-		})
+	for _, s := range queueStreams {
+		want := jetstream.StreamConfig{
+			Name: s.stream, Description: ownerMark + cfg.Database, Subjects: []string{s.prefix + ">"},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: cfg.Replicas,
+			MaxMsgSize: maxMessage, Discard: jetstream.DiscardNew, MaxMsgsPerSubject: 1, DiscardNewPerSubject: true,
+		}
+		st, err := js.Stream(ctx, s.stream)
+		switch {
+		case errors.Is(err, jetstream.ErrStreamNotFound):
+			_, err = js.CreateStream(ctx, want)
+		case err != nil:
+		case ownerOf(st.CachedInfo()) == cfg.Database:
+			if old := st.CachedInfo().Config; old.Replicas != want.Replicas {
+				log.Warn().Str("stream", s.stream).Int("from", old.Replicas).Int("to", want.Replicas).Msg("changing the work queue's replicas")
+			}
+			_, err = js.UpdateStream(ctx, want)
+		default:
+			err = takeOver(ctx, js, st.CachedInfo(), want, cfg, log)
+		}
 		if err != nil {
 			return fmt.Errorf("workqueue: stream %s: %w", s.stream, err)
 		}
@@ -63,14 +122,23 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	return nil
 }
 
-// ensure is Setup when the streams are missing, and nothing when they are there.
-func ensure(ctx context.Context, js jetstream.JetStream, cfg Config) error {
-	_, errGames := js.Stream(ctx, GamesStream)
-	_, errResults := js.Stream(ctx, ResultsStream)
-	if errGames == nil && errResults == nil {
-		return nil
+// takeOver replaces a stream that is not marked as cfg.Database's, when allowed.
+func takeOver(ctx context.Context, js jetstream.JetStream, info *jetstream.StreamInfo, want jetstream.StreamConfig, cfg Config, log zerolog.Logger) error {
+	other, msgs := ownerOf(info), info.State.Msgs
+	if !cfg.TakeOver && (other != "" || msgs > 0) {
+		whose := "database " + other
+		if other == "" {
+			whose = "an older arena, which did not mark it"
+		}
+		return fmt.Errorf("%w: it holds %d messages of %s, and this database is %s (another owner on this bus, or an earlier database at this path); "+
+			"start the owner with --take-over to drop them and take the work queue over", ErrOtherDatabase, msgs, whose, cfg.Database)
 	}
-	return Setup(ctx, js, cfg)
+	log.Warn().Str("stream", info.Config.Name).Str("from", other).Uint64("dropped", msgs).Msg("taking the work queue over from another database")
+	if err := js.DeleteStream(ctx, info.Config.Name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return err
+	}
+	_, err := js.CreateStream(ctx, want)
+	return err
 }
 
 // alreadyThere tells whether a publish was refused because the subject already holds a
@@ -83,6 +151,7 @@ func alreadyThere(err error) bool {
 // Feed of its tournament.
 type Owner struct {
 	js   jetstream.JetStream
+	cfg  Config
 	log  zerolog.Logger
 	stop func()
 
@@ -90,37 +159,51 @@ type Owner struct {
 	feeds map[string]*Feed
 }
 
-// NewOwner sets the queue up and starts reading outcomes. Close stops it.
+// NewOwner sets the queue up (Setup) and starts reading outcomes, and watching that the
+// queue makes progress (Problem). Close stops it.
 func NewOwner(ctx context.Context, nc *nats.Conn, cfg Config, log zerolog.Logger) (*Owner, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("workqueue: %w", err)
 	}
-	if err := Setup(ctx, js, cfg); err != nil {
+	cfg = cfg.withDefaults()
+	log = log.With().Str("component", "workqueue").Logger()
+	if err := Setup(ctx, js, cfg, log); err != nil {
 		return nil, err
 	}
 	cons, err := js.Consumer(ctx, ResultsStream, recorderConsumer)
 	if err != nil {
 		return nil, fmt.Errorf("workqueue: %w", err)
 	}
-	o := &Owner{js: js, log: log.With().Str("component", "workqueue").Logger(), feeds: map[string]*Feed{}}
+	o := &Owner{js: js, cfg: cfg, log: log, feeds: map[string]*Feed{}}
 	cc, err := cons.Consume(o.outcome, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+			o.log.Error().Err(err).Msg("reading outcomes: the recorder's consumer is gone (was the work queue taken over?)")
+			return
+		}
 		o.log.Debug().Err(err).Msg("reading outcomes")
 	}))
 	if err != nil {
 		return nil, fmt.Errorf("workqueue: read outcomes: %w", err)
 	}
-	o.stop = func() { cc.Stop(); <-cc.Closed() }
+	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
+	watched := make(chan struct{})
+	go func() { defer close(watched); o.watch(watchCtx) }()
+	var once sync.Once
+	o.stop = func() { once.Do(func() { stopWatch(); <-watched; cc.Stop(); <-cc.Closed() }) }
 	return o, nil
 }
 
 // Close stops reading outcomes; those not acknowledged are delivered again to the next
-// owner.
+// owner. A second Close does nothing.
 func (o *Owner) Close() { o.stop() }
 
 // outcome hands an outcome to its tournament's feed, or leaves it for later.
 func (o *Owner) outcome(m jetstream.Msg) {
 	out, err := DecodeOutcome(m.Data())
+	if err == nil && out.Job.Database != o.cfg.Database {
+		err = fmt.Errorf("%w: an outcome of database %s", ErrBadMessage, out.Job.Database)
+	}
 	if err != nil {
 		o.log.Error().Err(err).Str("subject", m.Subject()).Msg("dropping an outcome that cannot be read")
 		_ = m.Term()
@@ -141,6 +224,7 @@ func (o *Owner) outcome(m jetstream.Msg) {
 	}
 	select {
 	case f.c <- Delivery{Outcome: out, msg: m}:
+		f.arrived(out.Job.Index)
 	case <-f.closed:
 		_ = m.NakWithDelay(redeliverOrphan)
 	}
@@ -154,9 +238,26 @@ func (o *Owner) Open(tournament string) (*Feed, error) {
 	if o.feeds[tournament] != nil {
 		return nil, fmt.Errorf("workqueue: tournament %s already has a feed", tournament)
 	}
-	f := &Feed{o: o, tournament: tournament, c: make(chan Delivery), closed: make(chan struct{})}
+	f := &Feed{
+		o: o, tournament: tournament, c: make(chan Delivery), closed: make(chan struct{}),
+		waiting: map[int]bool{}, last: time.Now(),
+	}
 	o.feeds[tournament] = f
 	return f, nil
+}
+
+// Problem is why the tournament's games make no progress on the queue, as the owner last
+// saw it, or "" when they do (or it has no feed).
+func (o *Owner) Problem(tournament string) string {
+	o.mu.Lock()
+	f := o.feeds[tournament]
+	o.mu.Unlock()
+	if f == nil {
+		return ""
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.problem
 }
 
 // Feed is one tournament's end of the queue.
@@ -166,6 +267,24 @@ type Feed struct {
 	c          chan Delivery
 	closed     chan struct{}
 	once       sync.Once
+
+	mu       sync.Mutex
+	waiting  map[int]bool // indices put by this feed, outcome not yet delivered
+	last     time.Time    // when the last outcome came, or the feed opened
+	problem  string       // why the queue makes no progress, or ""
+	reported time.Time    // when problem was last logged
+}
+
+// arrived notes that the outcome of game index came.
+func (f *Feed) arrived(index int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.waiting, index)
+	f.last = time.Now()
+	if f.problem != "" {
+		f.o.log.Info().Str("tournament", f.tournament).Msg("the work queue makes progress again")
+		f.problem = ""
+	}
 }
 
 // Delivery is an outcome for the owner, to acknowledge once recorded.
@@ -190,7 +309,14 @@ func (f *Feed) Put(ctx context.Context, j Job) error {
 	if j.Tournament != f.tournament {
 		return fmt.Errorf("workqueue: job of tournament %s on the feed of %s", j.Tournament, f.tournament)
 	}
-	return publish(ctx, f.o.js, j.Subject(), j.Encode(), f.o.log)
+	j.Database = f.o.cfg.Database
+	if err := publish(ctx, f.o.js, j.Subject(), j.Encode(), f.o.log); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.waiting[j.Index] = true
+	f.mu.Unlock()
+	return nil
 }
 
 // retryEvery is how soon a publish that got no answer is tried again.
@@ -201,6 +327,8 @@ const retryEvery = 500 * time.Millisecond
 // its message already counts as stored.
 func publish(ctx context.Context, js jetstream.JetStream, subject string, data []byte, log zerolog.Logger) error {
 	for {
+		// The subject names the database, the tournament and the game: as a message id it
+		// lets the server drop a second copy, and never another database's message.
 		_, err := js.Publish(ctx, subject, data, jetstream.WithMsgID(subject))
 		if err == nil || alreadyThere(err) {
 			return nil
@@ -227,12 +355,12 @@ func (f *Feed) Reserved(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("workqueue: %w", err)
 		}
-		info, err := st.Info(ctx, jetstream.WithSubjectFilter(s.prefix+f.tournament+".*"))
+		info, err := st.Info(ctx, jetstream.WithSubjectFilter(s.prefix+f.o.cfg.Database+"."+f.tournament+".*"))
 		if err != nil {
 			return 0, fmt.Errorf("workqueue: %w", err)
 		}
 		for subject := range info.State.Subjects {
-			if _, i, ok := indexOf(subject); ok {
+			if i, ok := indexOf(subject); ok {
 				most = max(most, i)
 			}
 		}

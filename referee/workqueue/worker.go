@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -16,7 +17,6 @@ import (
 
 // WorkerConfig is what a worker plays with.
 type WorkerConfig struct {
-	Queue   Config
 	Referee *referee.Referee // plays the games; its lobby must be started for jobs that wait for players
 	Games   int              // how many games it plays at once; 0 means 1
 	Name    string           // for the log and the outcomes
@@ -26,10 +26,16 @@ type WorkerConfig struct {
 // fetchWait is how long one fetch waits for a job before the worker looks at its context.
 const fetchWait = time.Second
 
+// awaitLogEvery is how often a worker waiting for the owner's streams says so again.
+const awaitLogEvery = 30 * time.Second
+
 // RunWorker takes jobs from the queue and plays them, up to cfg.Games at once, until ctx
 // ends (the games being played are then aborted, and their jobs delivered again to another
 // worker) or drain is closed (no new job is taken and the games being played finish). It
 // returns nil after a drain or when ctx ends.
+//
+// A worker never makes or changes the streams: until the owner has made them (Setup), and
+// whenever they are gone, it waits for them, saying so in its log.
 func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg WorkerConfig) error {
 	if cfg.Referee == nil {
 		return errors.New("workqueue: worker without a referee")
@@ -38,27 +44,15 @@ func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg Wo
 	if err != nil {
 		return fmt.Errorf("workqueue: %w", err)
 	}
-	if err := ensure(ctx, js, cfg.Queue); err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return err
-	}
-	ackWait := cfg.Queue.AckWait
-	if ackWait == 0 {
-		ackWait = DefaultAckWait
-	}
-	w := &worker{js: js, cfg: cfg, ackWait: ackWait, log: cfg.Log.With().Str("worker", cfg.Name).Logger()}
-	cons, err := js.Consumer(ctx, GamesStream, workersConsumer)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("workqueue: %w", err)
+	w := &worker{js: js, cfg: cfg, log: cfg.Log.With().Str("worker", cfg.Name).Logger()}
+	cons, ok := w.await(ctx, drain)
+	if !ok {
+		return nil
 	}
 	slots := make(chan struct{}, max(cfg.Games, 1))
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	failures := 0
 	for {
 		select {
 		case slots <- struct{}{}:
@@ -73,16 +67,27 @@ func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg Wo
 			if ctx.Err() != nil {
 				return nil
 			}
-			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
-				w.log.Debug().Err(err).Msg("fetching a job")
-				// The server may be down or electing a leader; do not spin.
-				select {
-				case <-time.After(fetchWait / 4):
-				case <-ctx.Done():
+			if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+				failures = 0
+				continue
+			}
+			w.log.Debug().Err(err).Msg("fetching a job")
+			// The server may be down or electing a leader: do not spin. After a few
+			// failures in a row, look for the consumer again (it may have been made again).
+			if failures++; failures >= 3 {
+				if cons, ok = w.await(ctx, drain); !ok {
+					return nil
 				}
+				failures = 0
+				continue
+			}
+			select {
+			case <-time.After(fetchWait / 4):
+			case <-ctx.Done():
 			}
 			continue
 		}
+		failures = 0
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -92,10 +97,58 @@ func RunWorker(ctx context.Context, nc *nats.Conn, drain <-chan struct{}, cfg Wo
 	}
 }
 
+// await waits until the owner's streams and the workers' consumer are there, and returns
+// the consumer; false when ctx ends or drain closes first.
+func (w *worker) await(ctx context.Context, drain <-chan struct{}) (jetstream.Consumer, bool) {
+	var said time.Time
+	for {
+		cons, err := w.lookUp(ctx)
+		if err == nil {
+			if !said.IsZero() {
+				w.log.Info().Msg("the work queue is there: taking jobs")
+			}
+			return cons, true
+		}
+		if time.Since(said) >= awaitLogEvery {
+			w.log.Warn().Err(err).Msg("waiting for the work queue: its owner (arena referee --work-queue) makes its streams, workers never do")
+			said = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-drain:
+			return nil, false
+		case <-time.After(fetchWait):
+		}
+	}
+}
+
+// lookUp finds the owner's streams and the workers' consumer, and takes the owner's
+// AckWait from it.
+func (w *worker) lookUp(ctx context.Context) (jetstream.Consumer, error) {
+	ctx, cancel := context.WithTimeout(ctx, lookTimeout)
+	defer cancel()
+	for _, name := range []string{ResultsStream, GamesStream} {
+		st, err := w.js.Stream(ctx, name)
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", name, err)
+		}
+		if ownerOf(st.CachedInfo()) == "" {
+			return nil, fmt.Errorf("stream %s has no owner's mark: made by an older arena, and its owner has not started yet", name)
+		}
+	}
+	cons, err := w.js.Consumer(ctx, GamesStream, workersConsumer)
+	if err != nil {
+		return nil, fmt.Errorf("consumer %s: %w", workersConsumer, err)
+	}
+	w.ackWait.Store(int64(cons.CachedInfo().Config.AckWait))
+	return cons, nil
+}
+
 type worker struct {
 	js      jetstream.JetStream
 	cfg     WorkerConfig
-	ackWait time.Duration
+	ackWait atomic.Int64 // the consumer's, a time.Duration
 	log     zerolog.Logger
 }
 
@@ -138,7 +191,7 @@ func (w *worker) play(ctx context.Context, m jetstream.Msg) {
 		_ = m.Nak()
 		return
 	}
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.ackWait)
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(w.ackWait.Load()))
 	defer cancel()
 	if err := publish(pctx, w.js, j.ResultSubject(), out.Encode(), log); err != nil {
 		log.Warn().Err(err).Msg("cannot store the outcome; the job is delivered again")
@@ -156,7 +209,7 @@ func (w *worker) playKeepingJob(ctx context.Context, m jetstream.Msg, match refe
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
-		t := time.NewTicker(w.ackWait / 3)
+		t := time.NewTicker(time.Duration(w.ackWait.Load()) / 3)
 		defer t.Stop()
 		for {
 			select {
@@ -172,17 +225,25 @@ func (w *worker) playKeepingJob(ctx context.Context, m jetstream.Msg, match refe
 
 // StartWorker runs RunWorker in the background until stop: stop takes no new job, lets
 // the games being played finish within grace, then aborts the rest (their jobs are
-// delivered again to another worker), and returns when the worker has. An error that
-// stops the worker early is logged.
-func StartWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (stop func(grace time.Duration)) {
+// delivered again to another worker), and returns when the worker has. failed delivers
+// the error of a worker that stopped by itself (it is then closed): its process should
+// exit with it rather than stay up without playing.
+func StartWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (stop func(grace time.Duration), failed <-chan error) {
 	playCtx, abort := context.WithCancel(ctx)
 	drain := make(chan struct{})
 	done := make(chan struct{})
+	fail := make(chan error, 1)
 	go func() {
 		defer close(done)
-		if err := RunWorker(playCtx, nc, drain, cfg); err != nil {
-			cfg.Log.Error().Err(err).Msg("work queue worker stopped")
+		err := RunWorker(playCtx, nc, drain, cfg)
+		if err == nil && playCtx.Err() == nil && !isClosed(drain) {
+			err = errors.New("workqueue: the worker stopped taking jobs")
 		}
+		if err != nil {
+			cfg.Log.Error().Err(err).Msg("work queue worker stopped")
+			fail <- err
+		}
+		close(fail)
 	}()
 	return func(grace time.Duration) {
 		close(drain)
@@ -193,5 +254,15 @@ func StartWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (stop fun
 			<-done
 		}
 		abort()
+	}, fail
+}
+
+// isClosed tells whether c is closed.
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }

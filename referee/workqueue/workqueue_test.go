@@ -25,6 +25,9 @@ import (
 
 const wait = 20 * time.Second
 
+// testDB is the owner's database id in these tests.
+const testDB = "0123456789abcdef"
+
 // bus starts an embedded server with JetStream and returns its URL.
 func bus(t testing.TB) string {
 	t.Helper()
@@ -66,21 +69,30 @@ func randomPlayers(t testing.TB, url string, names ...string) {
 	}
 }
 
-// worker runs a worker with a referee of its own until the test ends or stop is called.
-func worker(t testing.TB, url, name string, cfg workqueue.Config) (stop func()) {
+// lobbyReferee is a referee on nc whose lobby is open until the test ends.
+func lobbyReferee(t testing.TB, nc *nats.Conn, name string) *referee.Referee {
 	t.Helper()
-	nc := connect(t, url)
 	ref, err := referee.New(referee.Config{Conn: nc, Log: zerolog.Nop(), ID: name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	if err := ref.StartLobby(ctx, time.Second); err != nil {
 		t.Fatal(err)
 	}
+	return ref
+}
+
+// worker runs a worker with a referee of its own until the test ends or stop is called.
+func worker(t testing.TB, url, name string) (stop func()) {
+	t.Helper()
+	nc := connect(t, url)
+	ref := lobbyReferee(t, nc, name)
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- workqueue.RunWorker(ctx, nc, nil, workqueue.WorkerConfig{Queue: cfg, Referee: ref, Games: 4, Name: name, Log: zerolog.Nop()})
+		done <- workqueue.RunWorker(ctx, nc, nil, workqueue.WorkerConfig{Referee: ref, Games: 4, Name: name, Log: zerolog.Nop()})
 	}()
 	var once sync.Once
 	stop = func() {
@@ -95,6 +107,23 @@ func worker(t testing.TB, url, name string, cfg workqueue.Config) (stop func()) 
 	return stop
 }
 
+// openFeed starts an owner on nc with cfg and opens tournament's feed, both closed when
+// the test ends.
+func openFeed(t testing.TB, nc *nats.Conn, cfg workqueue.Config, log zerolog.Logger, tournament string) (*workqueue.Owner, *workqueue.Feed) {
+	t.Helper()
+	owner, err := workqueue.NewOwner(context.Background(), nc, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(owner.Close)
+	feed, err := owner.Open(tournament)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(feed.Close)
+	return owner, feed
+}
+
 func othelloJob(t testing.TB, tournament string, index int, players ...string) workqueue.Job {
 	t.Helper()
 	g, err := game.Lookup("othello")
@@ -102,7 +131,9 @@ func othelloJob(t testing.TB, tournament string, index int, players ...string) w
 		t.Fatal(err)
 	}
 	tc, _ := clock.Parse("1s")
-	return workqueue.JobOf(tournament, index, referee.Match{Game: g, Players: players, TC: tc, Wait: 5 * time.Second}, nil)
+	j := workqueue.JobOf(tournament, index, referee.Match{Game: g, Players: players, TC: tc, Wait: 5 * time.Second}, nil)
+	j.Database = testDB
+	return j
 }
 
 // collect takes n outcomes from f, acknowledging each, and counts them by index.
@@ -134,16 +165,7 @@ func TestWorkersShareTheGames(t *testing.T) {
 	url := bus(t)
 	randomPlayers(t, url, "alice", "bob")
 	ctx := context.Background()
-	owner, err := workqueue.NewOwner(ctx, connect(t, url), workqueue.Config{}, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer owner.Close()
-	feed, err := owner.Open("t1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer feed.Close()
+	owner, feed := openFeed(t, connect(t, url), workqueue.Config{Database: testDB}, zerolog.Nop(), "t1")
 	if _, err := owner.Open("t1"); err == nil {
 		t.Fatal("a second feed of one tournament was opened")
 	}
@@ -162,8 +184,8 @@ func TestWorkersShareTheGames(t *testing.T) {
 	if r, err := feed.Reserved(ctx); err != nil || r != n {
 		t.Fatalf("reserved %d (%v), want %d before any worker ran", r, err, n)
 	}
-	worker(t, url, "w1", workqueue.Config{})
-	worker(t, url, "w2", workqueue.Config{})
+	worker(t, url, "w1")
+	worker(t, url, "w2")
 	got := collect(t, feed, n)
 	for i := 1; i <= n; i++ {
 		if got[i] != 1 {
@@ -184,28 +206,19 @@ func TestAStoppedWorkersGameIsReplayedElsewhere(t *testing.T) {
 	url := bus(t)
 	randomPlayers(t, url, "alice", "bob")
 	ctx := context.Background()
-	cfg := workqueue.Config{AckWait: 2 * time.Second}
-	owner, err := workqueue.NewOwner(ctx, connect(t, url), cfg, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer owner.Close()
-	feed, err := owner.Open("t2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer feed.Close()
+	cfg := workqueue.Config{Database: testDB, AckWait: 2 * time.Second}
+	_, feed := openFeed(t, connect(t, url), cfg, zerolog.Nop(), "t2")
 	// A game of players that never answer in time is still being played when its worker
 	// stops: "slow" is not there, and the game waits 5s for it.
 	slow := othelloJob(t, "t2", 1, "alice", "slow")
 	if err := feed.Put(ctx, slow); err != nil {
 		t.Fatal(err)
 	}
-	stop := worker(t, url, "w1", cfg)
+	stop := worker(t, url, "w1")
 	time.Sleep(500 * time.Millisecond) // w1 has taken the job and waits for slow
 	stop()
 	randomPlayers(t, url, "slow")
-	worker(t, url, "w2", cfg)
+	worker(t, url, "w2")
 	got := collect(t, feed, 1)
 	if got[1] != 1 {
 		t.Fatalf("outcomes %v, want game 1 once", got)
@@ -216,7 +229,7 @@ func TestARedeliveredJobWithAStoredOutcomeIsNotPlayed(t *testing.T) {
 	url := bus(t)
 	ctx := context.Background()
 	nc := connect(t, url)
-	owner, err := workqueue.NewOwner(ctx, nc, workqueue.Config{}, zerolog.Nop())
+	owner, err := workqueue.NewOwner(ctx, nc, workqueue.Config{Database: testDB}, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +258,7 @@ func TestARedeliveredJobWithAStoredOutcomeIsNotPlayed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	worker(t, url, "w1", workqueue.Config{})
+	worker(t, url, "w1")
 	// The worker acknowledges the job without playing it.
 	games, _ := js.Stream(ctx, workqueue.GamesStream)
 	deadline := time.Now().Add(wait)
@@ -283,14 +296,16 @@ func TestDecodeJob(t *testing.T) {
 	}{
 		{"good", good, true},
 		{"garbage", "{", false},
-		{"unknown field", `{"v":1,"tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s","x":1}`, false},
-		{"case-folded key", `{"V":1,"tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
-		{"zero index", `{"v":1,"tournament":"t1","index":0,"game":"othello","players":["a"],"tc":"1s"}`, false},
-		{"bad player", `{"v":1,"tournament":"t1","index":1,"game":"othello","players":["a.b"],"tc":"1s"}`, false},
-		{"bad tournament", `{"v":1,"tournament":"t 1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
+		{"unknown field", `{"v":1,"database":"d1","tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s","x":1}`, false},
+		{"case-folded key", `{"V":1,"database":"d1","tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
+		{"zero index", `{"v":1,"database":"d1","tournament":"t1","index":0,"game":"othello","players":["a"],"tc":"1s"}`, false},
+		{"bad player", `{"v":1,"database":"d1","tournament":"t1","index":1,"game":"othello","players":["a.b"],"tc":"1s"}`, false},
+		{"bad tournament", `{"v":1,"database":"d1","tournament":"t 1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
+		{"no database", `{"v":1,"tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
+		{"bad database", `{"v":1,"database":"d.1","tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
 		{"trailing data", good + "{}", false},
 		{"a stray closing brace", good + "}", false},
-		{"wrong version", `{"v":2,"tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
+		{"wrong version", `{"v":2,"database":"d1","tournament":"t1","index":1,"game":"othello","players":["a"],"tc":"1s"}`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			j, err := workqueue.DecodeJob([]byte(c.data))
@@ -378,29 +393,14 @@ func TestStartWorkerStopsWithinGrace(t *testing.T) {
 	url := bus(t)
 	randomPlayers(t, url, "alice", "bob")
 	ctx := context.Background()
-	cfg := workqueue.Config{AckWait: 2 * time.Second}
-	owner, err := workqueue.NewOwner(ctx, connect(t, url), cfg, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer owner.Close()
-	feed, err := owner.Open("t3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer feed.Close()
+	cfg := workqueue.Config{Database: testDB, AckWait: 2 * time.Second}
+	_, feed := openFeed(t, connect(t, url), cfg, zerolog.Nop(), "t3")
 	if err := feed.Put(ctx, othelloJob(t, "t3", 1, "alice", "slow")); err != nil {
 		t.Fatal(err)
 	}
 	nc := connect(t, url)
-	ref, err := referee.New(referee.Config{Conn: nc, Log: zerolog.Nop(), ID: "w1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ref.StartLobby(ctx, time.Second); err != nil {
-		t.Fatal(err)
-	}
-	stop := workqueue.StartWorker(ctx, nc, workqueue.WorkerConfig{Queue: cfg, Referee: ref, Games: 1, Name: "w1", Log: zerolog.Nop()})
+	ref := lobbyReferee(t, nc, "w1")
+	stop, _ := workqueue.StartWorker(ctx, nc, workqueue.WorkerConfig{Referee: ref, Games: 1, Name: "w1", Log: zerolog.Nop()})
 	time.Sleep(500 * time.Millisecond) // w1 has taken the job and waits for slow
 	start := time.Now()
 	stop(200 * time.Millisecond)
@@ -408,7 +408,7 @@ func TestStartWorkerStopsWithinGrace(t *testing.T) {
 		t.Errorf("stop took %v with a grace of 200ms", d)
 	}
 	randomPlayers(t, url, "slow")
-	worker(t, url, "w2", cfg)
+	worker(t, url, "w2")
 	if got := collect(t, feed, 1); got[1] != 1 {
 		t.Fatalf("outcomes %v, want game 1 once", got)
 	}

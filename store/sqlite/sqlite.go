@@ -258,6 +258,16 @@ func (db *DB) closePools() error {
 	return errors.Join(errs...)
 }
 
+// ID returns the database's id: 16 hex digits, random, made with the database. A copy of
+// the file keeps it; a database deleted and made again has a new one.
+func (db *DB) ID(ctx context.Context) (string, error) {
+	var id string
+	if err := db.r.QueryRowContext(ctx, "SELECT id FROM database_id").Scan(&id); err != nil {
+		return "", fmt.Errorf("sqlite: database id: %w", err)
+	}
+	return id, nil
+}
+
 // Path returns the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
 

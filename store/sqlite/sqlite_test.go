@@ -114,6 +114,42 @@ func TestOpenFreshAndReopen(t *testing.T) {
 	}
 }
 
+// TestDatabaseID checks that a database keeps its id across reopening, that another
+// database at the same path, made after the first was deleted, has another id, and that
+// the id is 16 hex digits (a valid subject token for the work queue).
+func TestDatabaseID(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "arena.db")
+	idOf := func() string {
+		t.Helper()
+		db, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		id, err := db.ID(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Fatalf("id %q, want 16 hex digits", id)
+		}
+		return id
+	}
+	first := idOf()
+	if again := idOf(); again != first {
+		t.Fatalf("reopened: id %q, was %q", again, first)
+	}
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if made := idOf(); made == first {
+		t.Fatalf("a database made again at the same path has the old id %q", made)
+	}
+}
+
 func TestMigrationsNumbered(t *testing.T) {
 	ms, err := loadMigrations()
 	if err != nil {

@@ -8,13 +8,13 @@
 package natstest
 
 import (
-	"bytes"
 	"net"
 	"os"
 	"os/exec"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/arenaref/arena/internal/testutil/lockedbuf"
 )
 
 // Binary returns the path of the nats-server program to test against, or "" when there is
@@ -50,7 +50,7 @@ func FreeAddr(t testing.TB) string {
 // waits until addr accepts connections, and stops the server when the test ends.
 func Start(t testing.TB, bin, conf, addr string) {
 	t.Helper()
-	out := &lockedBuffer{}
+	out := &lockedbuf.Buffer{}
 	cmd := exec.Command(bin, "-c", conf)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -74,21 +74,4 @@ func Start(t testing.TB, bin, conf, addr string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -126,6 +126,11 @@ type Hello struct {
 	Agent   string   `json:"agent,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Games   []string `json:"games,omitempty"` // game names it plays; empty means any
+	// Leaving says that the player is stopping cleanly: it takes no new game, finishes
+	// (or hands back) the ones it plays, and then goes. The referee then starts no game
+	// with it until a hello without Leaving, and a game it leaves in the middle of is
+	// void and replayed, not forfeited.
+	Leaving bool `json:"leaving,omitempty"`
 }
 
 // Welcome is the referee's reply to a Hello.

@@ -177,6 +177,7 @@ type exchange struct {
 	noResponders bool          // nobody was subscribed when the request was sent
 	timedOut     bool          // no reply by the deadline
 	gone         bool          // timed out, and nobody is subscribed any more
+	left         bool          // the player stopped cleanly while thinking (see Hello.Leaving): nobody is subscribed any more
 	late         time.Duration // timed out, and the reply came this long after the deadline
 	watched      time.Duration // timed out, and no reply came in this long after the deadline
 	timerLate    time.Duration // how late the deadline's timer fired, when it did, on the wall clock
@@ -192,7 +193,9 @@ type exchange struct {
 // outage is no game time: when the connection has dropped since the game started (its
 // reconnect count differs from reconnects, or it is not connected), it gives up the turn
 // with an error wrapping errOutage, so that a void game ends as soon as it is known to be.
-func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64, sent func()) exchange {
+// It watches the lobby too: when player says it is leaving (Hello.Leaving) during the
+// turn, it probes the subject, and ends the turn with left set once nobody listens.
+func (r *Referee) exchange(ctx context.Context, w *waiter, player, subject string, req []byte, limit time.Duration, gameID string, ply int, reconnects uint64, sent func()) exchange {
 	inbox, token, err := r.await(w)
 	if err != nil {
 		return exchange{err: err}
@@ -240,6 +243,7 @@ func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req [
 		w.watch.Reset(outagePoll)
 	}
 	defer w.watch.Stop()
+	leaving := r.leavingAt(player)
 	for {
 		select {
 		case a := <-replies:
@@ -249,6 +253,14 @@ func (r *Referee) exchange(ctx context.Context, w *waiter, subject string, req [
 		case <-w.watch.C:
 			if r.nc.Stats().Reconnects != reconnects || !connected(r.nc) {
 				return exchange{err: fmt.Errorf("turn request on %s: %w", subject, errOutage)}
+			}
+			if at := r.leavingAt(player); !at.Equal(leaving) {
+				leaving = at
+				if gone, err := r.probe(subject); err == nil && gone {
+					ex.timedOut, ex.gone, ex.left = true, true, true
+					ex.at, ex.elapsed = time.Time{}, r.clock.Now().Sub(ex.sent)
+					return ex
+				}
 			}
 		case <-timer:
 			if _, wall := r.clock.(realClock); wall {

@@ -28,8 +28,11 @@ type PlayerInfo struct {
 	Version  string
 	Games    []string // the games it plays; empty means any
 	LastSeen time.Time
+	// Leaving is when the player last said it is stopping cleanly (Hello.Leaving); zero
+	// once it says hello without it. A leaving player is not present: no game starts with it.
+	Leaving time.Time
 	// Connected reports whether the player was seen within the last PresenceHeartbeats
-	// heartbeat intervals when Players was called.
+	// heartbeat intervals when Players was called, and is not leaving.
 	Connected bool
 }
 
@@ -358,6 +361,9 @@ func (r *Referee) hello(run *lobbyRun, msg *nats.Msg, shared bool) {
 		Name: h.Name, Agent: h.Agent, Version: h.Version,
 		Games: slices.Clone(h.Games), LastSeen: now,
 	}
+	if h.Leaving {
+		info.Leaving = now
+	}
 	r.lobby.mu.Lock()
 	_, known := r.lobby.players[h.Name]
 	if !known && len(r.lobby.players) >= r.maxPlayers {
@@ -366,6 +372,7 @@ func (r *Referee) hello(run *lobbyRun, msg *nats.Msg, shared bool) {
 		r.reject(rejectRefused, h.Name, msg, nil)
 		return
 	}
+	wasLeaving := known && !r.lobby.players[h.Name].Leaving.IsZero()
 	r.lobby.players[h.Name] = info
 	if !known {
 		// A known player's limiter stays for good, so the lobby's limiters number at most
@@ -384,8 +391,13 @@ func (r *Referee) hello(run *lobbyRun, msg *nats.Msg, shared bool) {
 	r.lobby.changed = make(chan struct{})
 	r.lobby.mu.Unlock()
 	r.lobby.accepted.Add(1)
-	if !known {
+	switch {
+	case !known:
 		r.log.Info().Str("player", h.Name).Str("agent", h.Agent).Str("version", h.Version).Msg("lobby: player joined")
+	case h.Leaving && !wasLeaving:
+		r.log.Info().Str("player", h.Name).Msg("lobby: player leaving (a clean stop): no new games with it")
+	case !h.Leaving && wasLeaving:
+		r.log.Info().Str("player", h.Name).Msg("lobby: player back")
 	}
 	if subscribe {
 		r.subscribeOwn(run, h.Name)
@@ -634,8 +646,9 @@ func (r *Referee) missing(names []string) ([]string, <-chan struct{}) {
 }
 
 // Connected reports whether the named player is present: it has said hello within the last
-// PresenceHeartbeats heartbeat intervals of the lobby, on the referee's clock. It is false
-// for a player never seen, and for every player when no lobby has been started.
+// PresenceHeartbeats heartbeat intervals of the lobby, on the referee's clock, and is not
+// leaving. It is false for a player never seen, and for every player when no lobby has
+// been started.
 func (r *Referee) Connected(name string) bool {
 	now := r.clock.Now()
 	r.lobby.mu.Lock()
@@ -644,9 +657,10 @@ func (r *Referee) Connected(name string) bool {
 	return ok && r.lobby.present(p, now)
 }
 
-// present reports whether p counts as connected at now. The lobby's lock must be held.
+// present reports whether p counts as connected at now, and is not leaving. The lobby's
+// lock must be held.
 func (l *lobby) present(p PlayerInfo, now time.Time) bool {
-	return l.heartbeat > 0 && now.Sub(p.LastSeen) <= PresenceHeartbeats*l.heartbeat
+	return l.heartbeat > 0 && now.Sub(p.LastSeen) <= PresenceHeartbeats*l.heartbeat && p.Leaving.IsZero()
 }
 
 // saidHello reports whether the named player has said hello since the referee started.

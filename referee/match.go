@@ -128,8 +128,9 @@ type Referee struct {
 	log     zerolog.Logger
 	id      string
 
-	lobby   lobby
-	replies replies
+	lobby     lobby
+	replies   replies
+	handBacks handBacks
 
 	maxPlayers int        // Config.MaxPlayers, default applied
 	helloRate  rate.Limit // Config.HelloRate, default applied
@@ -656,7 +657,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 	if g.r.engineCPU != nil {
 		cpu0, cpuOK = g.r.engineCPU(player)
 	}
-	ex := g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, g.afterSend)
+	ex := g.r.exchange(ctx, w, g.m.Players[seat], subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, g.afterSend)
 	if ex.err == nil && ex.noResponders && !g.moved[seat] && g.m.Wait > 0 {
 		// A player that has not moved in this game yet may have dropped off between games
 		// an instant before it began: it gets the wait to come back, then is asked again.
@@ -665,7 +666,7 @@ func (g *run) turn(ctx context.Context, seat game.Seat) ([]outcome, error) {
 			return nil, err
 		}
 		if len(gone) == 0 {
-			ex = g.r.exchange(ctx, w, subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, nil)
+			ex = g.r.exchange(ctx, w, g.m.Players[seat], subject, req, g.limit(int(seat)), g.m.GameID, ply, g.reconnects, nil)
 		}
 	}
 	if ex.err != nil {
@@ -725,7 +726,7 @@ func (g *run) jointTurn(ctx context.Context) ([]outcome, error) {
 	for seat := range n {
 		limit := g.limit(seat)
 		wg.Go(func() {
-			exs[seat] = g.r.exchange(ctx, g.waiter(seat), g.turnSubj[seat], reqs[seat], limit, g.m.GameID, ply, g.reconnects, nil)
+			exs[seat] = g.r.exchange(ctx, g.waiter(seat), g.m.Players[seat], g.turnSubj[seat], reqs[seat], limit, g.m.GameID, ply, g.reconnects, nil)
 		})
 	}
 	wg.Wait()
@@ -836,6 +837,8 @@ func (g *run) judge(seat, ply int, legal []game.Move, ex exchange) outcome {
 		return fault(protocol.ReasonDisconnected, "nobody listens on %s any more: it had said hello, and has gone", protocol.TurnSubject(who))
 	case ex.noResponders:
 		return fault(protocol.ReasonNoResponders, "nobody listens on %s", protocol.TurnSubject(who))
+	case ex.left:
+		return fault(protocol.ReasonDisconnected, "it stopped cleanly while thinking, and nobody listens on %s any more", protocol.TurnSubject(who))
 	case ex.timedOut && ex.gone:
 		return fault(protocol.ReasonDisconnected, "no reply within %s, and nobody listens on %s any more: it went away while thinking", g.timeText(seat), protocol.TurnSubject(who))
 	case ex.timedOut && ex.late > 0:
@@ -979,6 +982,9 @@ func (g *run) finishNormal() (Result, error) {
 func (g *run) forfeit(faults []outcome) (Result, error) {
 	if l, ok := overloaded(faults); ok {
 		return g.voidOverload(faults, l)
+	}
+	if g.handedBack(faults) {
+		return g.voidHandedBack(faults)
 	}
 	rets := make([]float64, len(g.seats))
 	for i := range rets {

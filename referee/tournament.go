@@ -232,8 +232,12 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 					stop(fmt.Errorf("referee: tournament %s: game %s: result: %w", t.ID, id, err))
 				}
 			case errors.Is(e.err, ErrVoided):
-				// An overload has its own count: it says nothing of the connection.
-				overload := errors.Is(e.err, ErrOverloaded)
+				// An overload has its own count: it says nothing of the connection. A game
+				// handed back by a clean stop has its own bound (MaxHandBacks, in Play).
+				overload, handedBack := errors.Is(e.err, ErrOverloaded), errors.Is(e.err, ErrHandedBack)
+				if handedBack {
+					attempts[e.i]--
+				}
 				tries, most, why := attempts[e.i], MaxAttempts, ""
 				if overload {
 					attempts[e.i]--
@@ -245,6 +249,9 @@ func (r *Referee) RunTournament(ctx context.Context, t Tournament, onResult func
 					left++
 				case tries >= most:
 					stop(fmt.Errorf("referee: tournament %s: game %s voided %d times%s: %w", t.ID, id, tries, why, e.err))
+				case handedBack:
+					log.Info().Str("game_id", id).Msg("game handed back by a player's clean stop; it will be replayed once its players are present")
+					replay = append(replay, e.i)
 				case overload:
 					if t.Voided != nil {
 						t.Voided(p, e.res)

@@ -10,14 +10,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/compose-spec/compose-go/v2/cli"
+	composecli "github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/arenaref/arena/agent"
+	"github.com/arenaref/arena/bus/embedded"
+	"github.com/arenaref/arena/internal/cli"
 	"github.com/arenaref/arena/protocol"
 )
 
@@ -29,7 +32,7 @@ const repoRoot = "../.."
 // No environment is read, so the result does not depend on the machine.
 func loadCompose(t *testing.T) *types.Project {
 	t.Helper()
-	opts, err := cli.NewProjectOptions([]string{filepath.Join(repoRoot, "docker-compose.yml")}, cli.WithWorkingDirectory(repoRoot))
+	opts, err := composecli.NewProjectOptions([]string{filepath.Join(repoRoot, "docker-compose.yml")}, composecli.WithWorkingDirectory(repoRoot))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +108,20 @@ func TestComposeFile(t *testing.T) {
 		if nats.HealthCheck == nil || !strings.Contains(strings.Join(nats.HealthCheck.Test, " "), ":8222/healthz") {
 			t.Errorf("healthcheck %+v, want a probe of the monitor's /healthz", nats.HealthCheck)
 		}
+		// The referee warns at every start unless the server takes a submitted engine's
+		// archive in one message: the configuration the command reads must say so.
+		conf, _ := flagValue(nats.Command, "c")
+		payload := -1
+		for _, c := range nats.Configs {
+			if c.Target == conf {
+				if m := regexp.MustCompile(`(?m)^\s*max_payload:\s*(\d+)\s*$`).FindStringSubmatch(string(p.Configs[c.Source].Content)); m != nil {
+					payload, _ = strconv.Atoi(m[1])
+				}
+			}
+		}
+		if payload < embedded.DefaultMaxPayload {
+			t.Errorf("the server's configuration (-c %q) sets max_payload %d, want at least %d", conf, payload, embedded.DefaultMaxPayload)
+		}
 	})
 
 	ref, ok := p.Services["referee"]
@@ -147,6 +164,15 @@ func TestComposeFile(t *testing.T) {
 		if ref.StopGracePeriod == nil || time.Duration(*ref.StopGracePeriod) <= grace {
 			t.Errorf("stop_grace_period %v, want more than the referee's --grace %v", ref.StopGracePeriod, grace)
 		}
+		// Compose stops a service before those it depends on: depending on every player
+		// stops the referee first, so that no player leaves in the middle of a game.
+		for name, s := range p.Services {
+			if len(s.Command) > 0 && s.Command[0] == "player" {
+				if _, ok := ref.DependsOn[name]; !ok {
+					t.Errorf("the referee does not depend on player service %s: Compose could stop it first", name)
+				}
+			}
+		}
 	})
 
 	var playerNames []string
@@ -180,6 +206,15 @@ func TestComposeFile(t *testing.T) {
 			}
 			if len(s.Command) == 0 || s.Command[0] != "player" {
 				return
+			}
+			grace := cli.DefaultGrace
+			if v, ok := flagValue(s.Command, "grace"); ok {
+				if grace, err = time.ParseDuration(v); err != nil {
+					t.Fatalf("--grace: %v", err)
+				}
+			}
+			if s.StopGracePeriod == nil || time.Duration(*s.StopGracePeriod) <= grace {
+				t.Errorf("stop_grace_period %v, want more than the player's --grace %v", s.StopGracePeriod, grace)
 			}
 			agentName, _ := flagValue(s.Command, "agent")
 			pname, ok := flagValue(s.Command, "name")

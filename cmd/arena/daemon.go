@@ -99,7 +99,8 @@ func runReferee(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		if queue, err = workqueue.NewOwner(runCtx, nc, wf.config(id), log); err != nil {
+		qc := workqueue.Config{Database: id, TakeOver: wf.takeOver, Replicas: wf.replicas, AckWait: wf.ackWait, Stall: wf.stall}
+		if queue, err = workqueue.NewOwner(runCtx, nc, qc, log); err != nil {
 			return err
 		}
 		defer queue.Close()

@@ -34,6 +34,7 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	quitTimeout := fs.Duration("quit-timeout", engine.DefaultQuitTimeout, "time the engine has to exit after quit before its process group is killed")
 	pingTimeout := fs.Duration("ping-timeout", engine.DefaultPingTimeout, "after a turn that went wrong (late, no legal move): time the engine has to catch up and answer before it is restarted")
 	depth := fs.Int("depth", engine.NBoardDefaultDepth, "nboard: the search depth sent with set depth")
+	grace := fs.Duration("grace", cli.DefaultGrace, "on the first SIGTERM or SIGINT: how long the games being played may take to finish before they are handed back to the referee")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.ParseArgs(args, -1); err != nil {
 		return err
@@ -98,13 +99,15 @@ func runEngine(ctx context.Context, args []string, _, stderr io.Writer) error {
 	defer nc.Close()
 	blog.Info().Str("protocol", *proto).Str("game", g.Name()).
 		Str("nats", nc.ConnectedUrl()).Msg("engine player ready")
-	err = player.Serve(ctx, nc, player.Config{
+	drain, hard := cli.GracefulStop(ctx, *grace)
+	err = player.Serve(hard, nc, player.Config{
 		Name:    *name,
 		Agent:   protocol.Clip("engine:"+prog, protocol.MaxLabel),
 		Version: protocol.Clip(strings.TrimSpace(id.Name+" "+id.Version), protocol.MaxLabel),
 		Games:   []string{base},
 		// One engine process plays one game at a time; see engine.Bridge.
 		Concurrency: 1,
+		Drain:       drain,
 		Log:         log,
 	}, bridge)
 	if errors.Is(err, context.Canceled) {

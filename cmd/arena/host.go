@@ -36,6 +36,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&limits.CPU, "cpu", cgroup.DefaultLimits().CPU, "CPUs each engine and each build may use at once, however many threads it runs (its cgroup's quota)")
 	ponder := fs.Bool("ponder", false, "let engines run between their turns, instead of freezing them")
 	startTimeout := fs.Duration("start-timeout", engine.DefaultStartTimeout, "time an engine has to start and answer the handshake")
+	grace := fs.Duration("grace", cli.DefaultGrace, "on the first SIGTERM or SIGINT: how long the games being played may take to finish before they are handed back to the referee")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -77,15 +78,16 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return auth.ExplainConnect(*url, err, cred)
 	}
 	defer nc.Close()
+	drain, hard := cli.GracefulStop(ctx, *grace)
 	h, err := host.New(host.Config{
 		Conn: nc, Dir: *dir, Sandbox: sb, Cgroups: cg, Ponder: *ponder, Concurrency: *concurrency, BuildTimeout: *buildTimeout, BuildSlotHold: *buildHold,
-		Engine: engine.Options{StartTimeout: *startTimeout}, Log: log,
+		Engine: engine.Options{StartTimeout: *startTimeout}, Drain: drain, Log: log,
 	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "arena host ready on %s, directory %s\n", nc.ConnectedUrl(), *dir)
-	err = h.Run(ctx)
+	err = h.Run(hard)
 	if derr := nc.Drain(); derr != nil && !errors.Is(derr, context.Canceled) {
 		log.Debug().Err(derr).Msg("drain")
 	}

@@ -25,6 +25,7 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	params := fs.String("params", "", "the agent's settings, comma-separated key=value (minimax: depth=4,tt=64)")
 	concurrency := fs.Int("concurrency", organizer.BuiltinConcurrency,
 		"turns of different games answered at once (1: one turn at a time; a turn left waiting can lose on time)")
+	grace := fs.Duration("grace", cli.DefaultGrace, "on the first SIGTERM or SIGINT: how long the games being played may take to finish before they are handed back to the referee")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -69,9 +70,10 @@ func runPlayer(ctx context.Context, args []string, _, stderr io.Writer) error {
 	defer nc.Close()
 	log.Info().Str("name", *name).Str("agent", *agentName).Int("concurrency", *concurrency).
 		Str("nats", nc.ConnectedUrl()).Msg("player ready")
-	err = player.Serve(ctx, nc, player.Config{
+	drain, hard := cli.GracefulStop(ctx, *grace)
+	err = player.Serve(hard, nc, player.Config{
 		Name: *name, Agent: *agentName, Version: version, Games: agent.Games(*agentName),
-		Concurrency: *concurrency, Log: log,
+		Concurrency: *concurrency, Drain: drain, Log: log,
 	}, a)
 	if errors.Is(err, context.Canceled) {
 		return nil

@@ -62,10 +62,6 @@ func (w *workFlags) check(explicit map[string]bool, bf *busFlags) error {
 	return nil
 }
 
-func (w *workFlags) config(database string) workqueue.Config {
-	return workqueue.Config{Database: database, TakeOver: w.takeOver, Replicas: w.replicas, AckWait: w.ackWait, Stall: w.stall}
-}
-
 // startWorker plays games from the work queue on ref until stop (workqueue.StartWorker).
 func startWorker(ctx context.Context, nc *nats.Conn, ref *referee.Referee, wf *workFlags, log zerolog.Logger) (stop func(grace time.Duration), failed <-chan error) {
 	return workqueue.StartWorker(ctx, nc, workqueue.WorkerConfig{Referee: ref, Games: wf.games, Name: wf.name, Log: log})

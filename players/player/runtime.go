@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -88,6 +89,12 @@ type Config struct {
 	// a time, so the agent is never called concurrently. Above 1 the agent must be safe
 	// for concurrent use, as every registered agent is (see agent.Register).
 	Concurrency int
+	// Drain, when closed, starts a clean stop: the player says it is leaving
+	// (protocol.Hello.Leaving), so that the referee starts no new game with it, plays on
+	// the games it is in, and Serve returns once they have ended. Cancelling ctx then
+	// ends the clean stop early: Serve unsubscribes, says it is leaving once more, and the
+	// referee hands the games still running back (void, replayed later, never forfeited).
+	Drain <-chan struct{}
 }
 
 // check validates the config and fills in defaults.
@@ -228,10 +235,16 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a agent.Agent) error 
 		if err != nil {
 			p.log.Warn().Err(err).Msg("flush subscriptions")
 		}
-		err = p.announce(ctx)
+		err = p.announceUntilStopped(ctx)
 	}
 
 	p.drain(subs)
+	if p.leaving.Load() && !p.nc.IsClosed() {
+		// Unsubscribed now: this hello tells a referee waiting for a reply of ours that
+		// nobody will answer, so that it hands the game back at once.
+		_ = p.nc.Publish(protocol.HelloSubject(p.cfg.Name), p.hello())
+		_ = p.nc.FlushTimeout(flushTimeout)
+	}
 	close(stopReading)
 	<-readerDone
 	p.close()
@@ -240,6 +253,51 @@ func Serve(ctx context.Context, nc *nats.Conn, cfg Config, a agent.Agent) error 
 		p.log.Info().Msg("player stopped")
 	}
 	return err
+}
+
+// announceUntilStopped says hello (announce) until ctx ends, or, once Config.Drain is
+// closed, until the games the player is in have ended.
+func (p *runner) announceUntilStopped(ctx context.Context) error {
+	actx, stop := context.WithCancel(ctx)
+	defer stop()
+	announced := make(chan error, 1)
+	go func() { announced <- p.announce(actx) }()
+	select {
+	case err := <-announced:
+		return err
+	case <-p.cfg.Drain:
+	}
+	p.leaving.Store(true)
+	p.wakeHello()
+	n, idle := p.inGame.idle()
+	p.log.Info().Int("games", n).Msg("leaving: no new games; the games being played go on")
+	select {
+	case <-idle:
+		p.log.Info().Msg("leaving: every game has ended")
+	case <-ctx.Done():
+		n, _ := p.inGame.idle()
+		p.log.Warn().Int("games", n).Msg("leaving before the games ended: the referee hands them back, to replay them")
+	case err := <-announced:
+		return err
+	}
+	stop()
+	return <-announced
+}
+
+// wakeHello makes announce say hello now.
+func (p *runner) wakeHello() {
+	select {
+	case p.wake <- struct{}{}:
+	default: // a hello is already due
+	}
+}
+
+// hello is the player's Hello, leaving or not.
+func (p *runner) hello() []byte {
+	return protocol.Encode(protocol.Hello{
+		V: protocol.Version, Type: protocol.TypeHello, Name: p.cfg.Name, Agent: p.cfg.Agent,
+		Version: p.cfg.Version, Games: p.cfg.Games, Leaving: p.leaving.Load(),
+	})
 }
 
 // event is a turn request or a game notice waiting to be handled, with the time it arrived.
@@ -269,6 +327,9 @@ type runner struct {
 	gamesMu sync.Mutex
 	games   map[string]game.Game // by spec
 
+	leaving atomic.Bool   // Config.Drain is closed: every hello says so
+	inGame  playing       // the games this player is in
+
 	lag lagMeter
 }
 
@@ -290,6 +351,7 @@ func (p *runner) onPlayer(m *nats.Msg) {
 			p.log.Warn().Err(err).Msg("ignoring malformed turn request")
 			return
 		}
+		p.inGame.turn(req.GameID)
 		p.push(event{gameID: req.GameID, arrival: arrival, msg: m, turn: &req})
 	case p.gameSubject:
 		n, err := protocol.DecodeGameNotice(m.Data)
@@ -297,6 +359,7 @@ func (p *runner) onPlayer(m *nats.Msg) {
 			p.log.Warn().Err(err).Msg("ignoring malformed game notice")
 			return
 		}
+		p.inGame.notice(n)
 		p.push(event{gameID: n.GameID, arrival: arrival, notice: &n})
 	default:
 		p.log.Debug().Str("subject", m.Subject).Msg("ignoring message on an unknown subject")
@@ -310,10 +373,7 @@ func (p *runner) onRollCall(m *nats.Msg) {
 		return
 	}
 	p.log.Debug().Str("referee", rc.Referee).Msg("roll call")
-	select {
-	case p.wake <- struct{}{}:
-	default: // a hello is already due
-	}
+	p.wakeHello()
 }
 
 // push queues an event for the dispatcher. It blocks while the queue is full, which makes
@@ -427,14 +487,6 @@ func (p *runner) handle(ctx context.Context, e event) {
 // publish a hello on.
 func (p *runner) announce(ctx context.Context) error {
 	subject := protocol.HelloSubject(p.cfg.Name)
-	hello := protocol.Encode(protocol.Hello{
-		V:       protocol.Version,
-		Type:    protocol.TypeHello,
-		Name:    p.cfg.Name,
-		Agent:   p.cfg.Agent,
-		Version: p.cfg.Version,
-		Games:   p.cfg.Games,
-	})
 	var (
 		referee  string // the referee that welcomed us last; "" while not welcomed
 		searched bool   // the "waiting for a referee" message was logged
@@ -459,7 +511,7 @@ func (p *runner) announce(ctx context.Context) error {
 		start := time.Now()
 		interval := p.cfg.HelloRetry
 		reqCtx, cancel := context.WithTimeout(ctx, min(p.cfg.HelloRetry, maxHelloWait))
-		reply, err := p.nc.RequestWithContext(reqCtx, subject, hello)
+		reply, err := p.nc.RequestWithContext(reqCtx, subject, p.hello())
 		cancel()
 		switch {
 		case ctx.Err() != nil:

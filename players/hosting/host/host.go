@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -74,7 +75,11 @@ type Config struct {
 	Resync time.Duration
 	// RequestTimeout bounds each request to the referee; 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
-	Log            zerolog.Logger
+	// Drain, when closed, starts a clean stop: the host starts no new engine, every
+	// hosted player leaves (player.Config.Drain: no new games, the running ones finish),
+	// and Run returns once they all have, or when its ctx ends first.
+	Drain <-chan struct{}
+	Log   zerolog.Logger
 }
 
 // Host keeps, for every player with submitted engines, the newest of them that works built
@@ -86,6 +91,8 @@ type Host struct {
 	mu    sync.Mutex
 	slots map[string]*slot
 	wg    sync.WaitGroup
+
+	serving atomic.Int64 // hosted players whose player.Serve runs
 }
 
 // New checks cfg and returns a Host; Run runs it.
@@ -164,6 +171,10 @@ func (h *Host) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			h.stop()
 			return nil
+		case <-h.cfg.Drain:
+			h.leave(ctx)
+			h.stop()
+			return nil
 		case <-wake:
 		case <-tick.C:
 		}
@@ -171,6 +182,25 @@ func (h *Host) Run(ctx context.Context) error {
 			h.cfg.Log.Warn().Err(err).Msg("cannot list the submissions; trying again later")
 		}
 	}
+}
+
+// leavePoll is how often a leaving host looks whether its players have all left.
+const leavePoll = 100 * time.Millisecond
+
+// leave waits until every hosted player has left (Config.Drain), or ctx ends.
+func (h *Host) leave(ctx context.Context) {
+	h.cfg.Log.Info().Int64("players", h.serving.Load()).Msg("leaving: no new engines or games; the games being played go on")
+	t := time.NewTicker(leavePoll)
+	defer t.Stop()
+	for h.serving.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			h.cfg.Log.Warn().Int64("players", h.serving.Load()).Msg("leaving before every game ended: the referee hands them back, to replay them")
+			return
+		case <-t.C:
+		}
+	}
+	h.cfg.Log.Info().Msg("leaving: every hosted game has ended")
 }
 
 // stop stops every slot and waits for them.

@@ -381,6 +381,7 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 		Version:     protocol.EngineVersion(v),
 		Games:       games,
 		Concurrency: 1, // one engine process plays one game at a time; see engine.Bridge
+		Drain:       s.h.cfg.Drain,
 		Log:         s.h.cfg.Log,
 	}
 	var a agent.Agent = p.bridge
@@ -394,8 +395,10 @@ func (s *slot) start(ctx context.Context, v int, m archive.Manifest, dir string)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	p.cancel = cancel
+	s.h.serving.Add(1)
 	go func() {
 		defer close(p.done)
+		defer s.h.serving.Add(-1)
 		if err := player.Serve(sctx, s.h.cfg.Conn, cfg, a); err != nil && sctx.Err() == nil {
 			log.Error().Err(err).Msg("the player stopped")
 		}

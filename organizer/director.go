@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -133,6 +134,7 @@ func New(cfg Config) *Director {
 	case exec != nil:
 	case cfg.Queue != nil:
 		exec = QueueExecutor(cfg.Queue, cfg.Log)
+		cfg.Queue.DropFinished(func(tournament string) bool { return over(cfg.Store, tournament) })
 	default:
 		exec = RefereeExecutor(cfg.Referee)
 	}
@@ -344,6 +346,20 @@ func (d *Director) Problem(id int64) string {
 		return p.Problem(refereeID(id))
 	}
 	return ""
+}
+
+// over reports whether the tournament named tournament on the referee (refereeID) is
+// over: stored and no longer running, or not stored at all.
+func over(db store.Store, tournament string) bool {
+	id, err := strconv.ParseInt(strings.TrimPrefix(tournament, "t"), 10, 64)
+	if err != nil || !strings.HasPrefix(tournament, "t") {
+		return false
+	}
+	t, err := db.Tournament(context.Background(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return true
+	}
+	return err == nil && t.Status != store.StatusRunning
 }
 
 // refereeID is tournament id's name on the referee and the bus: game ids are

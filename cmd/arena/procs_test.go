@@ -59,12 +59,13 @@ func buildBinaries(t *testing.T) testBinaries {
 
 // proc is a child process whose standard output is kept for the test to read.
 type proc struct {
-	name string
-	cmd  *exec.Cmd
-	out  *lockedbuf.Buffer
-	once sync.Once
-	done chan struct{}
-	err  error // from Wait
+	name   string
+	cmd    *exec.Cmd
+	out    *lockedbuf.Buffer
+	errOut *lockedbuf.Buffer // its standard error: the log
+	once   sync.Once
+	done   chan struct{}
+	err    error // from Wait
 }
 
 func startProc(ctx context.Context, t *testing.T, name string, args ...string) *proc {
@@ -75,10 +76,8 @@ func startProc(ctx context.Context, t *testing.T, name string, args ...string) *
 // startCmd starts cmd as startProc does.
 func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
 	t.Helper()
-	p := &proc{name: name, out: &lockedbuf.Buffer{}, done: make(chan struct{}), cmd: cmd}
-	p.cmd.Stdout = p.out
-	var stderr lockedbuf.Buffer
-	p.cmd.Stderr = &stderr
+	p := &proc{name: name, out: &lockedbuf.Buffer{}, errOut: &lockedbuf.Buffer{}, done: make(chan struct{}), cmd: cmd}
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.errOut
 	p.cmd.WaitDelay = 5 * time.Second
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
@@ -89,15 +88,16 @@ func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
 	}()
 	t.Cleanup(func() {
 		p.stop(t)
-		if t.Failed() && stderr.Len() > 0 {
-			t.Logf("%s stderr (last 4 KiB):\n%s", name, lastBytes(stderr.String(), 4096))
+		if t.Failed() && p.errOut.Len() > 0 {
+			t.Logf("%s stderr (last 4 KiB):\n%s", name, lastBytes(p.errOut.String(), 4096))
 		}
 	})
 	return p
 }
 
-// stop asks the process to stop (SIGTERM), kills it if it has not within five seconds,
-// waits for it and returns how it ended.
+// stop asks the process to stop (SIGTERM), a second time after five seconds (a player's
+// clean stop waits for its games, and a second signal ends it), kills it if it has not
+// stopped five seconds later, waits for it and returns how it ended.
 func (p *proc) stop(t *testing.T) *os.ProcessState {
 	p.once.Do(func() {
 		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
@@ -105,8 +105,15 @@ func (p *proc) stop(t *testing.T) *os.ProcessState {
 		}
 		select {
 		case <-p.done:
+			return
 		case <-time.After(5 * time.Second):
-			t.Errorf("%s did not stop within 5s of SIGTERM; killing it", p.name)
+		}
+		// A player's clean stop waits for its games; a second signal ends it.
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s did not stop within 10s of SIGTERM, signalled twice; killing it", p.name)
 			_ = p.cmd.Process.Kill()
 			<-p.done
 		}

@@ -21,15 +21,8 @@ import (
 // restarted: the tournament completes with every game recorded exactly once.
 func TestWorkQueueSurvivesKills(t *testing.T) {
 	bins := buildBinaries(t)
-	natsBin := natstest.Binary(t)
 	dir := t.TempDir()
-	addr := natstest.FreeAddr(t)
-	conf := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf("listen: %q\njetstream { store_dir: %q }\n", addr, filepath.Join(dir, "js"))), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	natstest.Start(t, natsBin, conf, addr)
-	url := "nats://" + addr
+	url := startNATSServer(t, dir, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 
@@ -88,6 +81,24 @@ func TestWorkQueueSurvivesKills(t *testing.T) {
 		}
 	}
 	t.Logf("worker 1 killed at 20+ games, the owner at %d; the tournament completed with 120 games, each recorded once", killedAt)
+}
+
+// startNATSServer starts Debian's nats-server on a free port of 127.0.0.1, with JetStream
+// storing under dir when jetStream is set, and returns its URL.
+func startNATSServer(t *testing.T, dir string, jetStream bool) string {
+	t.Helper()
+	bin := natstest.Binary(t)
+	addr := natstest.FreeAddr(t)
+	conf := fmt.Sprintf("listen: %q\n", addr)
+	if jetStream {
+		conf += fmt.Sprintf("jetstream { store_dir: %q }\n", filepath.Join(dir, "js"))
+	}
+	path := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	natstest.Start(t, bin, path, addr)
+	return "nats://" + addr
 }
 
 // TestWorkQueueFlagErrors checks the usage errors of the work queue's flags: the queue's

@@ -327,8 +327,8 @@ type runner struct {
 	gamesMu sync.Mutex
 	games   map[string]game.Game // by spec
 
-	leaving atomic.Bool   // Config.Drain is closed: every hello says so
-	inGame  playing       // the games this player is in
+	leaving atomic.Bool // Config.Drain is closed: every hello says so
+	inGame  playing     // the games this player is in
 
 	lag lagMeter
 }

@@ -11,10 +11,33 @@
 // Two JetStream streams carry the work, both with work-queue retention, so that a
 // message is gone once acknowledged:
 //
-//	ARENA_GAMES    arena.v1.work.games.<tournament>.<index>    jobs, taken by the
+//	ARENA_GAMES    arena.v1.work.games.<db>.<tournament>.<index>    jobs, taken by the
 //	               durable pull consumer "workers", which every worker shares
-//	ARENA_RESULTS  arena.v1.work.results.<tournament>.<index>  outcomes, taken by the
-//	               durable pull consumer "recorder", which only the owner reads
+//	ARENA_RESULTS  arena.v1.work.results.<db>.<tournament>.<index>  outcomes, taken by
+//	               the durable pull consumer "recorder", which only the owner reads
+//
+// <db> is the owner's database id (Config.Database), which also marks both streams (their
+// description): a database made again, or another database on the same bus, never meets
+// the messages of another, even within the server's duplicate window (the subject is each
+// message's id). An owner refuses streams marked with another database unless told to take
+// them over (ErrOtherDatabase, Config.TakeOver).
+//
+// # Start-up in any order
+//
+// Only the owner makes and changes the streams and consumers (Setup), with its replicas
+// and AckWait. A worker waits until they are there, saying so in its log, and takes the
+// AckWait from the consumer; it looks the consumer up again after repeated failures to
+// fetch, so it survives the owner making the queue again. Owner and workers may therefore
+// start in any order, or together.
+//
+// # Stalls
+//
+// While a feed waits for outcomes, the owner looks at the queue a few times per
+// Config.Stall (Owner.watch). When no outcome has come for Stall and either a job vanished
+// from both streams, the queue cannot be read, or no worker has taken a job for Stall, it
+// logs an error naming what it sees, and Owner.Problem returns it (arena status prints it).
+// A worker whose loop stops by itself is reported by StartWorker, so that its process exits
+// instead of idling.
 //
 // Each subject holds at most one message and a second one is refused
 // (DiscardNewPerSubject): a game cannot be queued twice, nor answered twice, while the

@@ -101,10 +101,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config, log zerolog.
 			_, err = js.CreateStream(ctx, want)
 		case err != nil:
 		case ownerOf(st.CachedInfo()) == cfg.Database:
-			if old := st.CachedInfo().Config; old.Replicas != want.Replicas {
-				log.Warn().Str("stream", s.stream).Int("from", old.Replicas).Int("to", want.Replicas).Msg("changing the work queue's replicas")
-			}
-			_, err = js.UpdateStream(ctx, want)
+			err = update(ctx, js, st.CachedInfo(), want, log)
 		default:
 			err = takeOver(ctx, js, st.CachedInfo(), want, cfg, log)
 		}
@@ -120,6 +117,25 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config, log zerolog.
 		}
 	}
 	return nil
+}
+
+// update brings one of the owner's streams to want. A change of replicas is made by
+// deleting the stream and making it again when it is empty, since a work-queue stream
+// whose replicas changed in place kept its acknowledged messages (nats-server 2.9.10);
+// a stream with messages is updated in place, with a warning.
+func update(ctx context.Context, js jetstream.JetStream, info *jetstream.StreamInfo, want jetstream.StreamConfig, log zerolog.Logger) error {
+	if from := info.Config.Replicas; from != want.Replicas {
+		log.Warn().Str("stream", want.Name).Int("from", from).Int("to", want.Replicas).Uint64("messages", info.State.Msgs).Msg("changing the work queue's replicas")
+		if info.State.Msgs == 0 {
+			if err := js.DeleteStream(ctx, want.Name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+				return err
+			}
+			_, err := js.CreateStream(ctx, want)
+			return err
+		}
+	}
+	_, err := js.UpdateStream(ctx, want)
+	return err
 }
 
 // takeOver replaces a stream that is not marked as cfg.Database's, when allowed.
@@ -155,8 +171,19 @@ type Owner struct {
 	log  zerolog.Logger
 	stop func()
 
-	mu    sync.Mutex
-	feeds map[string]*Feed
+	mu       sync.Mutex
+	feeds    map[string]*Feed
+	finished func(tournament string) bool
+}
+
+// DropFinished tells the owner which tournaments have all their games recorded: an
+// outcome of one of them that comes when it has no feed (a second outcome of a game, or
+// one whose acknowledgement an owner that died never sent) is acknowledged and dropped,
+// instead of being kept on the queue for a feed that will never open.
+func (o *Owner) DropFinished(finished func(tournament string) bool) {
+	o.mu.Lock()
+	o.finished = finished
+	o.mu.Unlock()
 }
 
 // NewOwner sets the queue up (Setup) and starts reading outcomes, and watching that the
@@ -215,8 +242,13 @@ func (o *Owner) outcome(m jetstream.Msg) {
 		return
 	}
 	o.mu.Lock()
-	f := o.feeds[out.Job.Tournament]
+	f, finished := o.feeds[out.Job.Tournament], o.finished
 	o.mu.Unlock()
+	if f == nil && finished != nil && finished(out.Job.Tournament) {
+		o.log.Info().Str("game_id", out.Job.GameID()).Msg("an outcome of a tournament that is over; dropped")
+		_ = m.DoubleAck(context.Background())
+		return
+	}
 	if f == nil {
 		// The owner has not (yet) resumed this tournament.
 		_ = m.NakWithDelay(redeliverOrphan)

@@ -200,3 +200,54 @@ func TestAWorkerThatCannotRunFails(t *testing.T) {
 		t.Fatal("a worker without a referee did not fail")
 	}
 }
+
+// TestOutcomesOfFinishedTournamentsAreDropped leaves outcomes on the queue for two
+// tournaments that have no feed: the one DropFinished says is over loses its outcome
+// (acknowledged, gone from the stream), the other keeps it for the feed to come.
+func TestOutcomesOfFinishedTournamentsAreDropped(t *testing.T) {
+	url := bus(t)
+	ctx := context.Background()
+	nc := connect(t, url)
+	owner, err := workqueue.NewOwner(ctx, nc, workqueue.Config{Database: testDB}, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	owner.DropFinished(func(tournament string) bool { return tournament == "t9" })
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tour := range []string{"t8", "t9"} {
+		j := othelloJob(t, tour, 1, "alice", "bob")
+		out := workqueue.Outcome{V: 1, Job: j, Worker: "w", Error: "a second outcome"}
+		if _, err := js.Publish(ctx, j.ResultSubject(), out.Encode()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results, err := js.Stream(ctx, workqueue.ResultsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := func(tour string) bool {
+		_, err := results.GetLastMsgForSubject(ctx, othelloJob(t, tour, 1, "alice", "bob").ResultSubject())
+		return err == nil
+	}
+	eventually(t, "t9's outcome dropped", func() bool { return !left("t9") })
+	if !left("t8") {
+		t.Fatal("the outcome of t8, not over, was dropped")
+	}
+	feed, err := owner.Open("t8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer feed.Close()
+	select {
+	case d := <-feed.Outcomes():
+		if d.Error != "a second outcome" {
+			t.Fatalf("outcome %+v", d.Outcome)
+		}
+	case <-time.After(wait):
+		t.Fatal("t8's outcome did not reach its feed")
+	}
+}

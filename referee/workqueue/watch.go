@@ -25,7 +25,7 @@ type queueState struct {
 // watch looks at the queue a few times per Config.Stall while a feed waits for outcomes,
 // and sets each feed's problem (Problem) when its games make no progress.
 func (o *Owner) watch(ctx context.Context) {
-	t := time.NewTicker(min(o.cfg.Stall/4, 5*time.Second))
+	t := time.NewTicker(max(min(o.cfg.Stall/4, 5*time.Second), 10*time.Millisecond))
 	defer t.Stop()
 	var delivered uint64
 	moved := time.Now() // when a worker last took a job

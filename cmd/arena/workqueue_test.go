@@ -124,3 +124,37 @@ func TestWorkQueueFlagErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkQueueStallInStatus runs an owner that plays nothing itself with no worker on
+// the bus: after --stall-after, its log has an error, and arena status says why the
+// tournament makes no progress.
+func TestWorkQueueStallInStatus(t *testing.T) {
+	bins := buildBinaries(t)
+	dir := t.TempDir()
+	url := startNATSServer(t, dir, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	owner := startProc(ctx, t, "owner", bins.arena, "referee", "--nats", url, "--db", filepath.Join(dir, "owner.db"),
+		"--work-queue", "--worker-games", "0", "--ack-wait", "1s", "--stall-after", "2s")
+	owner.waitFor(t, "referee ready", 20*time.Second)
+	cfg := filepath.Join(dir, "cup.toml")
+	if err := os.WriteFile(cfg, []byte("game = \"othello\"\nplayers = [\"ana\", \"ben\"]\nrounds = 1\ntime_control = \"1s\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bins.arena, "submit", "--nats", url, cfg).CombinedOutput(); err != nil {
+		t.Fatalf("submit: %v\n%s", err, out)
+	}
+	var status string
+	waitUntil(t, time.Minute, "arena status to report the stall", func() bool {
+		out, _ := exec.Command(bins.arena, "status", "--nats", url).CombinedOutput()
+		status = string(out)
+		return strings.Contains(status, "tournament 1 makes no progress: 1 job on the queue, and no worker has asked for one") && strings.Contains(status, "no worker runs")
+	})
+	// One error when the stall begins, and one every --stall-after while it lasts.
+	time.Sleep(3 * time.Second)
+	log := owner.errOut.String()
+	if n := strings.Count(log, "the work queue makes no progress"); !strings.Contains(log, `"level":"error"`) || n < 1 || n > 8 {
+		t.Errorf("%d errors about the stall in the owner's log, want a few:\n%s", n, log)
+	}
+	t.Logf("arena status:\n%s", status)
+}

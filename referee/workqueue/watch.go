@@ -140,34 +140,42 @@ func (o *Owner) diagnose(f *Feed, st queueState, still time.Duration, gone map[i
 	case st.err != nil:
 		return fmt.Sprintf("no outcome for %v, and the work queue cannot be read: %v", quiet.Round(time.Second), st.err)
 	case len(gone) > 0:
-		return fmt.Sprintf("%d of its %d games put on the queue are on neither stream (games %v): the server dropped or lost them, and nobody plays them",
-			len(gone), waiting, slices.Sorted(maps.Keys(gone)))
+		return fmt.Sprintf("%d of its %s put on the queue are on neither stream (games %v): the server dropped or lost them, and nobody plays them",
+			len(gone), count(waiting, "game"), slices.Sorted(maps.Keys(gone)))
 	case still < stall:
 		return ""
 	case st.pending > 0 && st.asking == 0 && st.inHand == 0:
-		return fmt.Sprintf("%d jobs wait on the queue and no worker has asked for one for %v: no worker runs (start arena referee --worker, or give the owner --worker-games)",
-			st.pending, still.Round(time.Second))
+		return fmt.Sprintf("%s on the queue, and no worker has asked for one for %v: no worker runs (start arena referee --worker, or give the owner --worker-games)",
+			count(int(st.pending), "job"), still.Round(time.Second))
 	case st.pending > 0:
-		return fmt.Sprintf("%d jobs wait on the queue and none was taken for %v, with %d workers' requests waiting and %d jobs in workers' hands: the consumer is stuck",
-			st.pending, still.Round(time.Second), st.asking, st.inHand)
+		return fmt.Sprintf("%s on the queue, none taken for %v, with %s and %s in workers' hands: the consumer is stuck",
+			count(int(st.pending), "job"), still.Round(time.Second), count(st.asking, "worker's request"), count(st.inHand, "job"))
 	case st.asking == 0:
-		return fmt.Sprintf("no outcome for %v, %d jobs in workers' hands and no worker asking for more: the workers stopped, or all are busy with long games",
-			quiet.Round(time.Second), st.inHand)
+		return fmt.Sprintf("no outcome for %v, %s in workers' hands and no worker asking for more: the workers stopped, or all are busy with long games",
+			quiet.Round(time.Second), count(st.inHand, "job"))
 	}
 	return ""
 }
 
-// report sets the feed's problem, logging it when it is new or the last log is a Stall old.
+// count is n things: "1 job", "2 jobs".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// report sets the feed's problem, logging it when it begins, and again every Stall while
+// it lasts (its text changes as its durations grow).
 func (f *Feed) report(problem string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	log := f.o.log.Error().Str("tournament", f.tournament)
 	switch {
 	case problem == "" && f.problem != "":
 		f.o.log.Info().Str("tournament", f.tournament).Msg("the work queue makes progress again")
 	case problem == "":
-	case problem != f.problem || time.Since(f.reported) >= f.o.cfg.Stall:
-		log.Str("problem", problem).Msg("the work queue makes no progress")
+	case f.problem == "" || time.Since(f.reported) >= f.o.cfg.Stall:
+		f.o.log.Error().Str("tournament", f.tournament).Str("problem", problem).Msg("the work queue makes no progress")
 		f.reported = time.Now()
 	}
 	f.problem = problem

@@ -6,21 +6,24 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/arenaref/arena/protocol"
 	"github.com/arenaref/arena/store"
 )
 
-// TestCleanStopCostsNoGame stops the referee and every player with SIGTERM at the same
-// moment, in the middle of a tournament, as `docker compose stop` does without an order:
-// the referee starts no new game and lets the running ones finish; the players say they
-// are leaving and finish theirs, except one whose --grace (1s) runs out first, so that
-// its game is handed back and parked. No game is recorded as disconnected, absent or
+// TestCleanStopCostsNoGame stops the referee and every player (three arena player, one
+// arena engine) with SIGTERM at the same moment, in the middle of a tournament, as
+// `docker compose stop` does without an order: the referee starts no new game and lets
+// the running ones finish; the players say they are leaving and finish theirs, except one
+// whose --grace (10ms) runs out first, so that its game is handed back and parked. No game is recorded as disconnected, absent or
 // no_responders; after a restart of all of them the tournament completes, every game
 // recorded once.
 func TestCleanStopCostsNoGame(t *testing.T) {
@@ -32,8 +35,10 @@ func TestCleanStopCostsNoGame(t *testing.T) {
 	dbPath := filepath.Join(dir, "arena.db")
 
 	// Players that use their whole turn (mcts), so that games are running when the
-	// signal comes; pia leaves after one second.
-	players := []struct{ name, grace string }{{"pia", "1s"}, {"quinn", "30s"}, {"rex", "30s"}}
+	// signal comes, and an engine behind arena engine that takes 50ms a move; pia leaves
+	// at once (a grace of 10ms).
+	fake := buildFakeEngine(t)
+	players := []struct{ name, grace string }{{"pia", "10ms"}, {"quinn", "30s"}, {"rex", "30s"}}
 	start := func(round int) []*proc {
 		procs := []*proc{startProc(ctx, t, fmt.Sprintf("referee-%d", round), bins.arena, "referee", "--nats", url, "--db", dbPath, "--grace", "30s")}
 		procs[0].waitFor(t, "referee ready", 20*time.Second)
@@ -41,11 +46,12 @@ func TestCleanStopCostsNoGame(t *testing.T) {
 			procs = append(procs, startProc(ctx, t, fmt.Sprintf("%s-%d", p.name, round), bins.arena, "player", "--nats", url,
 				"--name", p.name, "--agent", "mcts", "--seed", fmt.Sprint(i+1), "--grace", p.grace, "--concurrency", "2"))
 		}
-		return procs
+		return append(procs, startProc(ctx, t, fmt.Sprintf("eve-%d", round), bins.arena, "engine", "--nats", url, "--name", "eve",
+			"--game", "othello:size=6", "--grace", "30s", "--", fake, "--behave", "slow-move", "--delay", "50ms"))
 	}
 	first := start(1)
 	cfg := filepath.Join(dir, "cup.toml")
-	if err := os.WriteFile(cfg, []byte("name = \"cup\"\ngame = \"othello:size=6\"\nplayers = [\"pia\", \"quinn\", \"rex\"]\nrounds = 2\ntime_control = \"100ms\"\nconcurrency = 3\nwait = \"30s\"\nseed = 5\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("name = \"cup\"\ngame = \"othello:size=6\"\nplayers = [\"pia\", \"quinn\", \"rex\", \"eve\"]\nrounds = 1\ntime_control = \"100ms\"\nconcurrency = 3\nwait = \"30s\"\nseed = 5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(bins.arena, "submit", "--nats", url, cfg).CombinedOutput()
@@ -53,7 +59,26 @@ func TestCleanStopCostsNoGame(t *testing.T) {
 		t.Fatalf("submit: %v\n%s", err, out)
 	}
 	waitUntil(t, 2*time.Minute, "2 recorded games", func() bool { return storedGames(t, dbPath) >= 2 })
-	time.Sleep(time.Second) // games have started since
+	// Signal just as a game of pia's starts (its start event), so that her short grace
+	// cuts it.
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	starts, err := nc.SubscribeSync(protocol.EventSubject("*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, err := starts.NextMsg(time.Minute)
+		if err != nil {
+			t.Fatalf("no game of pia's started: %v", err)
+		}
+		if ev, err := protocol.DecodeGameEvent(m.Data); err == nil && ev.Type == protocol.TypeEventStart && slices.Contains(ev.Players, "pia") {
+			break
+		}
+	}
 	at := storedGames(t, dbPath)
 	for _, p := range first {
 		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {

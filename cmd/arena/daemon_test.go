@@ -22,7 +22,7 @@ import (
 )
 
 // openDB opens a database the processes under test write, for the test to read.
-func openDB(t *testing.T, path string) *sqlite.DB {
+func openDB(t testing.TB, path string) *sqlite.DB {
 	t.Helper()
 	db, err := sqlite.Open(context.Background(), path)
 	if err != nil {
@@ -33,7 +33,7 @@ func openDB(t *testing.T, path string) *sqlite.DB {
 }
 
 // waitUntil polls cond every 20ms until it holds or the timeout passes.
-func waitUntil(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func waitUntil(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for !cond() {

@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 
 // buildBinaries builds the arena command and the faultplayer, once per test run, and
 // returns their paths.
-func buildBinaries(t *testing.T) testBinaries {
+func buildBinaries(t testing.TB) testBinaries {
 	t.Helper()
 	binOnce.Do(func() {
 		if binDir, binsErr = os.MkdirTemp("", "arena-test-bin-"); binsErr != nil {
@@ -68,13 +68,13 @@ type proc struct {
 	err    error // from Wait
 }
 
-func startProc(ctx context.Context, t *testing.T, name string, args ...string) *proc {
+func startProc(ctx context.Context, t testing.TB, name string, args ...string) *proc {
 	t.Helper()
 	return startCmd(t, name, exec.CommandContext(ctx, args[0], args[1:]...))
 }
 
 // startCmd starts cmd as startProc does.
-func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
+func startCmd(t testing.TB, name string, cmd *exec.Cmd) *proc {
 	t.Helper()
 	p := &proc{name: name, out: &lockedbuf.Buffer{}, errOut: &lockedbuf.Buffer{}, done: make(chan struct{}), cmd: cmd}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.errOut
@@ -98,7 +98,7 @@ func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
 // stop asks the process to stop (SIGTERM), a second time after five seconds (a player's
 // clean stop waits for its games, and a second signal ends it), kills it if it has not
 // stopped five seconds later, waits for it and returns how it ended.
-func (p *proc) stop(t *testing.T) *os.ProcessState {
+func (p *proc) stop(t testing.TB) *os.ProcessState {
 	p.once.Do(func() {
 		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
 			t.Logf("signal %s: %v", p.name, err)
@@ -135,7 +135,7 @@ func (p *proc) exited() bool {
 func (p *proc) output() string { return "\n" + p.out.String() }
 
 // waitFor waits until a line of the process's output contains s and returns that line.
-func (p *proc) waitFor(t *testing.T, s string, timeout time.Duration) string {
+func (p *proc) waitFor(t testing.TB, s string, timeout time.Duration) string {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {

@@ -105,7 +105,9 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config, log zerolog.
 		default:
 			err = takeOver(ctx, js, st.CachedInfo(), want, cfg, log)
 		}
-		if err != nil {
+		if errors.Is(err, ErrOtherDatabase) {
+			return err
+		} else if err != nil {
 			return fmt.Errorf("workqueue: stream %s: %w", s.stream, err)
 		}
 		_, err = js.CreateOrUpdateConsumer(ctx, s.stream, jetstream.ConsumerConfig{
@@ -146,8 +148,8 @@ func takeOver(ctx context.Context, js jetstream.JetStream, info *jetstream.Strea
 		if other == "" {
 			whose = "an older arena, which did not mark it"
 		}
-		return fmt.Errorf("%w: it holds %d messages of %s, and this database is %s (another owner on this bus, or an earlier database at this path); "+
-			"start the owner with --take-over to drop them and take the work queue over", ErrOtherDatabase, msgs, whose, cfg.Database)
+		return fmt.Errorf("%w: stream %s holds %d messages of %s, and this database is %s (another owner on this bus, or an earlier database at this path); "+
+			"start the owner with --take-over to drop them and take the work queue over", ErrOtherDatabase, info.Config.Name, msgs, whose, cfg.Database)
 	}
 	log.Warn().Str("stream", info.Config.Name).Str("from", other).Uint64("dropped", msgs).Msg("taking the work queue over from another database")
 	if err := js.DeleteStream(ctx, info.Config.Name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arenaref/arena/internal/testutil/netlab"
+	"github.com/arenaref/arena/internal/testutil/proctag"
 	"github.com/arenaref/arena/players/hosting/cgroup"
 	"github.com/arenaref/arena/players/hosting/cgroup/cgrouptest"
 	"github.com/arenaref/arena/store"
@@ -84,6 +85,7 @@ func BenchmarkQueueWorkers(b *testing.B) {
 				b.Fatal(err)
 			}
 			db := openDB(b, dbPath)
+			refCPU, _ := proctag.CPU(ref.cmd.Process.Pid)
 			b.ResetTimer()
 			start := time.Now()
 			if out, err := exec.CommandContext(ctx, bins.arena, "submit", "--nats", url, cfg).CombinedOutput(); err != nil || !strings.Contains(string(out), "created:") {
@@ -98,6 +100,11 @@ func BenchmarkQueueWorkers(b *testing.B) {
 			elapsed := time.Since(start)
 			b.StopTimer()
 			b.ReportMetric(float64(tour.Played)/elapsed.Seconds(), "games/s")
+			// How much of its share the referee that keeps the database used: near
+			// workerShare, it is what limits the games per second.
+			if cpu, ok := proctag.CPU(ref.cmd.Process.Pid); ok {
+				b.ReportMetric((cpu-refCPU).Seconds()/elapsed.Seconds(), "referee-cpus")
+			}
 			b.ReportMetric(0, "ns/op")
 		})
 	}

@@ -33,10 +33,7 @@ type chaosLab struct {
 }
 
 // urls is the cluster's URLs, server first's first.
-func (c *chaosLab) urls(first int) string {
-	all := c.cluster.URLs()
-	return strings.Join(append([]string{all[first]}, append(all[:first:first], all[first+1:]...)...), ",")
-}
+func (c *chaosLab) urls(first int) string { return serverFirst(c.cluster, first) }
 
 func (c *chaosLab) run(host, name string, args ...string) *proc {
 	c.t.Helper()

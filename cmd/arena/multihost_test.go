@@ -30,10 +30,7 @@ func TestMultiHostTournament(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	// Every process may reach any server of the cluster; each lists its own host's first.
-	urls := func(first int) string {
-		all := cluster.URLs()
-		return strings.Join(append([]string{all[first]}, append(all[:first:first], all[first+1:]...)...), ",")
-	}
+	urls := func(first int) string { return serverFirst(cluster, first) }
 	run := func(host, name string, args ...string) *proc {
 		t.Helper()
 		return startCmd(t, name, lab.Host(host).Command(ctx, bins.arena, args...))
@@ -117,4 +114,11 @@ func TestMultiHostTournament(t *testing.T) {
 		reasons[g.Reason]++
 	}
 	t.Logf("300 games, each recorded once; how they ended: %v", reasons)
+}
+
+// serverFirst is the URLs of the cluster's servers for --nats, server first's first: a
+// process of a host lists its own host's server first.
+func serverFirst(c *netlab.Cluster, first int) string {
+	all := c.URLs()
+	return strings.Join(append([]string{all[first]}, append(all[:first:first], all[first+1:]...)...), ",")
 }

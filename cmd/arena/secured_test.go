@@ -106,11 +106,28 @@ func TestCredentialsCommand(t *testing.T) {
 	}
 }
 
+// usageCase is a command line that must fail as a usage error (exit 2) with want in its
+// standard error.
+type usageCase struct {
+	args []string
+	want string
+}
+
+// checkUsageErrors runs each case in-process as a subtest.
+func checkUsageErrors(t *testing.T, cases []usageCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, errOut := runCLI(t, c.args...)
+			if code != 2 || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, c.want)
+			}
+		})
+	}
+}
+
 func TestSecuredFlagErrors(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
+	checkUsageErrors(t, []usageCase{
 		{[]string{"tournament", "--players", "hp1,hp2", "--nats", "nats://127.0.0.1:1", "--auth"}, "--auth secures an embedded server"},
 		{[]string{"tournament", "--players", "hp1,hp2", "--listen", "127.0.0.1:4222", "--nats", "nats://x:4222"}, "do not go together"},
 		{[]string{"tournament", "--players", "hp1,hp2", "--listen", "nowhere"}, "want HOST:PORT"},
@@ -118,15 +135,7 @@ func TestSecuredFlagErrors(t *testing.T) {
 		{[]string{"referee", "--max-players", "0"}, "--max-players"},
 		{[]string{"player", "--agent", "hp1", "--credentials", "/nonexistent.cred"}, "nonexistent.cred"},
 		{[]string{"status", "--credentials", "/nonexistent.cred"}, "nonexistent.cred"},
-	}
-	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, _, errOut := runCLI(t, tt.args...)
-			if code != 2 || !strings.Contains(errOut, tt.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestSecuredCourse is the README's secured course competition, step by step, with real

@@ -104,25 +104,14 @@ func startNATSServer(t *testing.T, dir string, jetStream bool) string {
 // TestWorkQueueFlagErrors checks the usage errors of the work queue's flags: the queue's
 // settings are the owner's, and a worker takes them from the streams.
 func TestWorkQueueFlagErrors(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
+	checkUsageErrors(t, []usageCase{
 		{[]string{"referee", "--worker", "--nats", "nats://127.0.0.1:1", "--ack-wait", "2s"}, "are the owner's (--work-queue)"},
 		{[]string{"referee", "--worker", "--nats", "nats://127.0.0.1:1", "--replicas", "3"}, "are the owner's (--work-queue)"},
 		{[]string{"referee", "--worker", "--nats", "nats://127.0.0.1:1", "--take-over"}, "are the owner's (--work-queue)"},
 		{[]string{"referee", "--work-queue", "--stall-after", "-1s"}, "--stall-after -1s"},
 		{[]string{"referee", "--worker-name", "w"}, "go with --work-queue or --worker"},
 		{[]string{"referee", "--work-queue", "--worker"}, "one or the other"},
-	}
-	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, _, errOut := runCLI(t, tt.args...)
-			if code != 2 || !strings.Contains(errOut, tt.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestWorkQueueStallInStatus runs an owner that plays nothing itself with no worker on

@@ -110,15 +110,47 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config, log zerolog.
 		} else if err != nil {
 			return fmt.Errorf("workqueue: stream %s: %w", s.stream, err)
 		}
-		_, err = js.CreateOrUpdateConsumer(ctx, s.stream, jetstream.ConsumerConfig{
-			Durable: s.consumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
-			MaxDeliver: -1, MaxAckPending: 100_000, Replicas: cfg.Replicas,
+		err = whileStreamSettles(ctx, func() error {
+			_, err := js.CreateOrUpdateConsumer(ctx, s.stream, jetstream.ConsumerConfig{
+				Durable: s.consumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
+				MaxDeliver: -1, MaxAckPending: 100_000, Replicas: cfg.Replicas,
+			})
+			return err
 		})
 		if err != nil {
 			return fmt.Errorf("workqueue: consumer %s: %w", s.consumer, err)
 		}
 	}
 	return nil
+}
+
+// streamSettles bounds how long a stream just made may be reported missing.
+const streamSettles = 30 * time.Second
+
+// whileStreamSettles runs op again while it fails because the stream is not found, for up
+// to streamSettles. In a cluster a stream just deleted and made again (take-over, a change
+// of replicas) can be unknown for a moment to the server that places a consumer: CI saw
+// "stream not found" from the consumer made right after a take-over.
+func whileStreamSettles(ctx context.Context, op func() error) error {
+	deadline := time.Now().Add(streamSettles)
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		err := op()
+		if !streamMissing(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// streamMissing tells whether err says the stream does not exist, as a typed error or as
+// the server's API error.
+func streamMissing(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, jetstream.ErrStreamNotFound) || errors.As(err, &api) && api.ErrorCode == jetstream.JSErrCodeStreamNotFound
 }
 
 // update brings one of the owner's streams to want. A change of replicas is made by
@@ -200,7 +232,11 @@ func NewOwner(ctx context.Context, nc *nats.Conn, cfg Config, log zerolog.Logger
 	if err := Setup(ctx, js, cfg, log); err != nil {
 		return nil, err
 	}
-	cons, err := js.Consumer(ctx, ResultsStream, recorderConsumer)
+	var cons jetstream.Consumer
+	err = whileStreamSettles(ctx, func() (err error) {
+		cons, err = js.Consumer(ctx, ResultsStream, recorderConsumer)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("workqueue: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -259,16 +260,24 @@ func (d *Director) Run(ctx context.Context, id int64, drain <-chan struct{}, pro
 
 	done, total := len(t.Schedule)-len(todo), len(t.Schedule)
 	elo := ratings.Elo{K: s.EloK, Initial: ratings.DefaultInitial}
-	onResult := func(ctx context.Context, p tournament.Pairing, res referee.Result) error {
-		if err := d.record(ctx, id, g.Name(), elo, p, res, nil); err != nil {
-			return err
+	onResult := func(ctx context.Context, games []Played) error {
+		recs := make([]toRecord, len(games))
+		for i, pl := range games {
+			recs[i] = toRecord{p: pl.Pairing, res: pl.Result}
 		}
-		d.observe(id, cmp.Or(s.Margin.Duration, referee.DefaultMargin), res)
-		done++
-		if progress != nil {
-			progress(done, total, res)
+		written, err := d.recordAll(ctx, id, g.Name(), elo, recs)
+		for i, ok := range written {
+			if !ok {
+				continue
+			}
+			res := games[i].Result
+			d.observe(id, cmp.Or(s.Margin.Duration, referee.DefaultMargin), res)
+			done++
+			if progress != nil {
+				progress(done, total, res)
+			}
 		}
-		return nil
+		return err
 	}
 	play := func(schedule []tournament.Pairing, skip func(int) bool) error {
 		return games.Play(ctx, referee.Tournament{
@@ -390,31 +399,88 @@ func (d *Director) startBuiltins(ctx context.Context, s Spec, names []string) (r
 	return release, nil
 }
 
+// toRecord is a game to record: its pairing, result and ladder tag, if any.
+type toRecord struct {
+	p   tournament.Pairing
+	res referee.Result
+	tag *store.LadderTag
+}
+
 // record commits one game with its Elo changes (none for a game that is not Rated) and its
-// ladder tag, if any, then updates the ratings in memory.
+// ladder tag, if any, then updates the ratings in memory. A game recorded already fails
+// with store.ErrDuplicate.
 func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p tournament.Pairing, res referee.Result, tag *store.LadderTag) error {
 	d.eloMu.Lock()
 	defer d.eloMu.Unlock()
+	return d.commit(ctx, tid, gameName, elo, []toRecord{{p, res, tag}})
+}
+
+// recordAll records games as record does, in one transaction when it can: a batch with a
+// game recorded already is recorded again game by game. written tells which games it
+// wrote; when some were recorded already and all the others were written, err wraps
+// store.ErrDuplicate. Another error stops it.
+func (d *Director) recordAll(ctx context.Context, tid int64, gameName string, elo ratings.Elo, games []toRecord) (written []bool, err error) {
+	d.eloMu.Lock()
+	defer d.eloMu.Unlock()
+	written = make([]bool, len(games))
+	if err := d.commit(ctx, tid, gameName, elo, games); err == nil {
+		for i := range written {
+			written[i] = true
+		}
+		return written, nil
+	} else if len(games) == 1 || !errors.Is(err, store.ErrDuplicate) {
+		return written, err
+	}
+	var dup []string
+	for i, g := range games {
+		err := d.commit(ctx, tid, gameName, elo, []toRecord{g})
+		switch {
+		case errors.Is(err, store.ErrDuplicate):
+			dup = append(dup, g.res.GameID)
+		case err != nil:
+			return written, err
+		default:
+			written[i] = true
+		}
+	}
+	if len(dup) > 0 {
+		return written, fmt.Errorf("%w: games %s", store.ErrDuplicate, strings.Join(dup, ", "))
+	}
+	return written, nil
+}
+
+// commit writes games in one transaction, each with its Elo changes computed from the
+// ratings after the ones before it, and updates the ratings in memory once they are
+// written; eloMu held.
+func (d *Director) commit(ctx context.Context, tid int64, gameName string, elo ratings.Elo, games []toRecord) error {
 	current, err := d.ratingsOf(ctx, gameName)
 	if err != nil {
 		return err
 	}
-	rec := gameRecord(tid, p, res)
-	rec.Ladder = tag
-	// A ladder game lost by going away is not rated (LadderRated).
-	if len(res.Players) == 2 && Rated(res.Reason) && (tag == nil || tag.Phase == store.PhaseFinal || !tournament.WentAway(res.Reason)) {
-		a, b := res.Players[0], res.Players[1]
-		ra, rb := elo.Rating(current, a), elo.Rating(current, b)
-		na, nb := elo.Update(ra, rb, res.Scores[0])
-		rec.Ratings = []store.RatingChange{{Player: a, Before: ra, After: na}, {Player: b, Before: rb, After: nb}}
+	next := maps.Clone(current)
+	recs := make([]store.Game, len(games))
+	for i, g := range games {
+		rec := gameRecord(tid, g.p, g.res)
+		rec.Ladder = g.tag
+		// A ladder game lost by going away is not rated (LadderRated).
+		res := g.res
+		if len(res.Players) == 2 && Rated(res.Reason) && (g.tag == nil || g.tag.Phase == store.PhaseFinal || !tournament.WentAway(res.Reason)) {
+			a, b := res.Players[0], res.Players[1]
+			ra, rb := elo.Rating(next, a), elo.Rating(next, b)
+			na, nb := elo.Update(ra, rb, res.Scores[0])
+			rec.Ratings = []store.RatingChange{{Player: a, Before: ra, After: na}, {Player: b, Before: rb, After: nb}}
+			next[a], next[b] = na, nb
+		}
+		recs[i] = rec
 	}
 	// A game that has ended is recorded even when the tournament is being stopped.
-	if _, err := d.db.RecordGame(context.WithoutCancel(ctx), rec); err != nil {
-		return fmt.Errorf("record game %s: %w", res.GameID, err)
+	if _, err := d.db.RecordGames(context.WithoutCancel(ctx), recs); err != nil {
+		if len(games) == 1 {
+			return fmt.Errorf("record game %s: %w", games[0].res.GameID, err)
+		}
+		return fmt.Errorf("record %d games: %w", len(games), err)
 	}
-	for _, rc := range rec.Ratings {
-		current[rc.Player] = rc.After
-	}
+	maps.Copy(current, next)
 	return nil
 }
 

@@ -19,10 +19,18 @@ type Executor interface {
 	Open(id string) (Session, error)
 }
 
-// RecordFunc records the result of a scheduled game. It is never called concurrently.
+// Played is a scheduled game and its result.
+type Played struct {
+	Pairing tournament.Pairing
+	Result  referee.Result
+}
+
+// RecordFunc records the results of scheduled games, those at hand together (in one
+// transaction when it can). A game recorded already is left as it is and the others are
+// recorded; the error then wraps store.ErrDuplicate. It is never called concurrently.
 // Its context is the run's without its cancellation, so that a game that ended just as
 // the run was stopped is still recorded.
-type RecordFunc func(ctx context.Context, p tournament.Pairing, res referee.Result) error
+type RecordFunc func(ctx context.Context, games []Played) error
 
 // Session is one tournament's games on an Executor. It plays a schedule (Play) and single
 // games paired as the event goes (Start, Ended), the ladder's way.
@@ -63,6 +71,7 @@ type Ended struct {
 
 	failure, worker string                          // a work queue's outcome that is an error
 	ack             func(ctx context.Context) error // nil on the referee
+	release         func()                          // gives a work queue's outcome back; nil on the referee
 }
 
 // Ack tells the executor that the game is recorded; a work queue delivers it again
@@ -98,7 +107,9 @@ type refereeSession struct {
 }
 
 func (s *refereeSession) Play(ctx context.Context, t referee.Tournament, record RecordFunc, _ func(context.Context, Ended) error) error {
-	return s.ref.RunTournament(ctx, t, record)
+	return s.ref.RunTournament(ctx, t, func(ctx context.Context, p tournament.Pairing, res referee.Result) error {
+		return record(ctx, []Played{{p, res}})
+	})
 }
 
 func (s *refereeSession) Start(ctx context.Context, index int, m referee.Match, tag []byte) error {

@@ -750,24 +750,31 @@ func (l *ladderRun) final(ctx context.Context, state store.LadderState, drain <-
 		ID: refereeID(l.id), Game: l.g, Schedule: schedule, TC: l.tc, MaxPlies: l.s.MaxPlies,
 		Concurrency: l.s.Concurrency, Wait: l.s.Wait.Duration, Drain: drain, Margin: l.s.Margin.Duration,
 		Ponder: l.s.Ponder, Skip: func(index int) bool { return done[index] },
-	}, func(ctx context.Context, p tournament.Pairing, res referee.Result) error {
-		entries := make([]int64, len(res.Players))
-		for seat, n := range res.Players {
-			entries[seat] = entryOf[n]
+	}, func(ctx context.Context, games []Played) error {
+		recs := make([]toRecord, len(games))
+		for i, pl := range games {
+			entries := make([]int64, len(pl.Result.Players))
+			for seat, n := range pl.Result.Players {
+				entries[seat] = entryOf[n]
+			}
+			recs[i] = toRecord{p: pl.Pairing, res: pl.Result, tag: &store.LadderTag{Phase: store.PhaseFinal, Entries: entries}}
 		}
-		tag := &store.LadderTag{Phase: store.PhaseFinal, Entries: entries}
-		if err := l.d.record(ctx, l.id, l.g.Name(), l.elo, p, res, tag); err != nil {
-			return err
+		written, err := l.d.recordAll(ctx, l.id, l.g.Name(), l.elo, recs)
+		for i, ok := range written {
+			if !ok {
+				continue
+			}
+			p, res := recs[i].p, recs[i].res
+			l.games = append(l.games, store.LadderGame{
+				GameSummary: store.GameSummary{Index: p.Index, Players: res.Players, Result: res.Result, Reason: res.Reason, Scores: res.Scores},
+				LadderTag:   *recs[i].tag,
+			})
+			l.rate()
+			if progress != nil {
+				progress(len(l.games), 0, res)
+			}
 		}
-		l.games = append(l.games, store.LadderGame{
-			GameSummary: store.GameSummary{Index: p.Index, Players: res.Players, Result: res.Result, Reason: res.Reason, Scores: res.Scores},
-			LadderTag:   *tag,
-		})
-		l.rate()
-		if progress != nil {
-			progress(len(l.games), 0, res)
-		}
-		return nil
+		return err
 	}, other)
 }
 

@@ -34,7 +34,7 @@ func (x queueExecutor) Open(id string) (Session, error) {
 	}
 	s := &queueSession{
 		feed: feed, id: id, log: x.log.With().Str("tournament", id).Logger(),
-		ended: make(chan Ended), closed: make(chan struct{}), mine: map[int]bool{},
+		ended: make(chan Ended, maxBatch), closed: make(chan struct{}), mine: map[int]bool{},
 	}
 	s.wg.Add(1)
 	go s.read()
@@ -83,7 +83,7 @@ func (s *queueSession) endOf(dlv workqueue.Delivery) Ended {
 	s.mu.Unlock()
 	e := Ended{
 		Index: dlv.Job.Index, GameID: dlv.Job.GameID(), Players: dlv.Job.Players, Tag: dlv.Job.Tag, Result: dlv.Result,
-		Ours: ours, failure: dlv.Error, worker: dlv.Worker, ack: dlv.Ack,
+		Ours: ours, failure: dlv.Error, worker: dlv.Worker, ack: dlv.Ack, release: dlv.Release,
 	}
 	if dlv.Error != "" {
 		e.Err = fmt.Errorf("%w: %s", referee.ErrInvalidMatch, dlv.Error)
@@ -106,12 +106,25 @@ func (s *queueSession) Close() {
 	s.once.Do(func() {
 		close(s.closed)
 		s.wg.Wait()
+		for {
+			select {
+			case e := <-s.ended:
+				e.release()
+				continue
+			default:
+			}
+			break
+		}
 		s.feed.Close()
 	})
 }
 
+// maxBatch is the most outcomes a session holds, and records in one transaction.
+const maxBatch = 256
+
 // Play puts the schedule's games on the queue, up to t.Concurrency at a time, and records
-// their outcomes as they come, also those of games an earlier run put there.
+// their outcomes as they come, also those of games an earlier run put there: the outcomes
+// at hand together, in one transaction, before it acknowledges them.
 func (s *queueSession) Play(ctx context.Context, t referee.Tournament, record RecordFunc, other func(context.Context, Ended) error) error {
 	pairings := map[int]tournament.Pairing{}
 	var todo []tournament.Pairing
@@ -130,6 +143,61 @@ func (s *queueSession) Play(ctx context.Context, t referee.Tournament, record Re
 	log := s.log
 	log.Info().Int("games", len(todo)).Int("concurrency", conc).Msg("tournament start on the work queue")
 	recordCtx := context.WithoutCancel(ctx)
+
+	// The outcomes at hand: those to record, and every one to acknowledge after that.
+	var played []Played
+	var done []Ended
+	flush := func() error {
+		if len(played) > 0 {
+			if err := record(recordCtx, played); err != nil && !errors.Is(err, store.ErrDuplicate) {
+				return err // not acknowledged: delivered again to the next run
+			}
+		}
+		var wg sync.WaitGroup
+		for _, e := range done {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := e.Ack(recordCtx); err != nil {
+					// Delivered again later, and then found recorded.
+					log.Warn().Err(err).Str("game_id", e.GameID).Msg("acknowledging an outcome")
+				}
+			}()
+			delete(pending, e.Index)
+			delete(put, e.Index)
+		}
+		wg.Wait()
+		played, done = played[:0], done[:0]
+		return nil
+	}
+	// take sorts out one outcome; it returns an error that ends the run.
+	take := func(e Ended) error {
+		i := e.Index
+		p, inSchedule := pairings[i]
+		switch {
+		case !inSchedule && other != nil:
+			if err := other(recordCtx, e); err != nil {
+				return err
+			}
+			return e.Ack(recordCtx)
+		case !pending[i]:
+			// Recorded already (this is a second outcome of a game, or one of a game
+			// that is no longer in the schedule): nothing to do.
+			log.Info().Str("game_id", e.GameID).Msg("an outcome of a game recorded already; dropped")
+		case !slices.Equal(e.Players, p.Players):
+			log.Error().Str("game_id", e.GameID).Strs("players", e.Players).Msg("an outcome for other players than the schedule's; dropped")
+			return nil // not acknowledged: the job's true outcome may still come
+		case e.failure != "":
+			return fmt.Errorf("%w: game %d: %s (worker %s)", referee.ErrInvalidTournament, i, e.failure, e.worker)
+		case slices.ContainsFunc(done, func(d Ended) bool { return d.Index == i }):
+			log.Info().Str("game_id", e.GameID).Msg("a second outcome of a game at hand; dropped")
+		default:
+			played = append(played, Played{p, e.Result})
+		}
+		done = append(done, e)
+		return nil
+	}
+
 	drain, stopping, next := t.Drain, false, 0
 	for {
 		for !stopping && len(put) < conc && next < len(todo) {
@@ -148,37 +216,22 @@ func (s *queueSession) Play(ctx context.Context, t referee.Tournament, record Re
 		}
 		select {
 		case e := <-s.ended:
-			i := e.Index
-			p, inSchedule := pairings[i]
-			switch {
-			case !inSchedule && other != nil:
-				if err := other(recordCtx, e); err != nil {
-					return err
+			err := take(e)
+			for n := 1; err == nil && n < maxBatch; n++ {
+				select {
+				case e := <-s.ended:
+					err = take(e)
+					continue
+				default:
 				}
-				if err := e.Ack(recordCtx); err != nil {
-					return err
-				}
-				continue
-			case !pending[i]:
-				// Recorded already (this is a second outcome of a game, or one of a game
-				// that is no longer in the schedule): nothing to do.
-				log.Info().Str("game_id", e.GameID).Msg("an outcome of a game recorded already; dropped")
-			case !slices.Equal(e.Players, p.Players):
-				log.Error().Str("game_id", e.GameID).Strs("players", e.Players).Msg("an outcome for other players than the schedule's; dropped")
-				continue // not acknowledged: the job's true outcome may still come
-			case e.failure != "":
-				return fmt.Errorf("%w: game %d: %s (worker %s)", referee.ErrInvalidTournament, i, e.failure, e.worker)
-			default:
-				if err := record(recordCtx, p, e.Result); err != nil && !errors.Is(err, store.ErrDuplicate) {
-					return err
-				}
+				break
 			}
-			if err := e.Ack(recordCtx); err != nil {
-				// Delivered again later, and then found recorded.
-				log.Warn().Err(err).Str("game_id", e.GameID).Msg("acknowledging an outcome")
+			// What was taken before an error is recorded all the same.
+			if ferr := flush(); ferr != nil {
+				return ferr
+			} else if err != nil {
+				return err
 			}
-			delete(pending, i)
-			delete(put, i)
 		case <-drain:
 			drain, stopping = nil, true
 		case <-ctx.Done():

@@ -13,7 +13,8 @@
 //
 //   - RecordGame is all or nothing: a game, its seats, moves and rating changes are written
 //     in one transaction, and a game is never written twice (a second game with the same
-//     tournament and Index fails with ErrDuplicate).
+//     tournament and Index fails with ErrDuplicate). RecordGames writes several games in
+//     one transaction, all or none.
 //   - A tournament and its schedule are written together, and every game is committed as
 //     it is recorded, so after a crash the games still to play are exactly Pending: the
 //     scheduled games with no recorded game at their Index. A game recorded under a

@@ -267,6 +267,10 @@ type Store interface {
 	// In a tournament with a schedule, the game's Index must be scheduled and its
 	// players must be the scheduled ones, seat by seat (ErrInvalid otherwise).
 	RecordGame(ctx context.Context, g Game) (int64, error)
+	// RecordGames records games as RecordGame does, all in one transaction, and returns
+	// their ids in order: if one of them cannot be recorded, none is (a game already
+	// recorded fails the whole batch with ErrDuplicate).
+	RecordGames(ctx context.Context, games []Game) ([]int64, error)
 	// Tournament returns one tournament, with its Config, Schedule, Played and Total.
 	Tournament(ctx context.Context, id int64) (Tournament, error)
 	// Tournaments returns all tournaments (status "") or those with the given status,

@@ -47,7 +47,7 @@
 //
 // # Durability
 //
-// RecordGame returns after its transaction has committed to the WAL. With
+// RecordGame (and RecordGames) returns after its transaction has committed to the WAL. With
 // synchronous=NORMAL the commit is then in the operating system's hands: a process killed
 // at any moment, even with SIGKILL in the middle of another game's transaction, loses no
 // game whose RecordGame returned, and leaves no game in part (TestKillLosesNoCommittedGame

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -121,21 +122,51 @@ func checkGame(g *store.Game) error {
 // scheduled and g.Players must be the scheduled players, seat by seat (store.ErrInvalid).
 // g.ID is ignored.
 func (db *DB) RecordGame(ctx context.Context, g store.Game) (int64, error) {
-	if err := checkGame(&g); err != nil {
-		return 0, fmt.Errorf("record game %d of tournament %d: %w: %v", g.Index, g.TournamentID, store.ErrInvalid, err)
-	}
-	id, err := db.recordGame(ctx, &g)
+	ids, err := db.RecordGames(ctx, []store.Game{g})
 	if err != nil {
-		var se sqlite3.Error
-		if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
-			err = fmt.Errorf("%w: %v", store.ErrDuplicate, err)
-		}
-		return 0, fmt.Errorf("record game %d of tournament %d: %w", g.Index, g.TournamentID, err)
+		return 0, err
 	}
-	return id, nil
+	return ids[0], nil
 }
 
-func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
+// RecordGames writes games, as RecordGame writes one, in one transaction, and returns
+// their ids in order: all are written or, if any of them fails RecordGame's checks (two of
+// them at the same tournament and index included), none. The error names the first game
+// that failed.
+func (db *DB) RecordGames(ctx context.Context, games []store.Game) ([]int64, error) {
+	games = slices.Clone(games) // checked and written as they are now
+	for i := range games {
+		if err := checkGame(&games[i]); err != nil {
+			return nil, fmt.Errorf("record game %d of tournament %d: %w: %v", games[i].Index, games[i].TournamentID, store.ErrInvalid, err)
+		}
+	}
+	if len(games) == 0 {
+		return nil, nil
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("record games: %w", err)
+	}
+	defer tx.Rollback()
+	ids := make([]int64, len(games))
+	for i := range games {
+		g := &games[i]
+		if ids[i], err = insertGame(ctx, tx, g); err != nil {
+			var se sqlite3.Error
+			if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+				err = fmt.Errorf("%w: %v", store.ErrDuplicate, err)
+			}
+			return nil, fmt.Errorf("record game %d of tournament %d: %w", g.Index, g.TournamentID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("record games: %w", err)
+	}
+	return ids, nil
+}
+
+// insertGame writes g, checked, in tx.
+func insertGame(ctx context.Context, tx *sql.Tx, g *store.Game) (int64, error) {
 	returns, err := json.Marshal(nonNil(g.Returns))
 	if err != nil {
 		return 0, err
@@ -144,11 +175,6 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
 
 	var existing int64
 	err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT id FROM games WHERE tournament_id = ?1 AND idx = ?2), 0)
@@ -210,9 +236,6 @@ func (db *DB) recordGame(ctx context.Context, g *store.Game) (int64, error) {
 			VALUES (?, ?, ?, ?, ?)`, gameID, ids[rc.Player], g.Game, rc.Before, rc.After); err != nil {
 			return 0, fmt.Errorf("rating of %q: %w", rc.Player, err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, err
 	}
 	return gameID, nil
 }

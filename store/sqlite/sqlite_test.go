@@ -634,19 +634,35 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 }
 
+// BenchmarkRecordGame records games of 60 moves with their Elo changes, one transaction
+// each (batch=1) and several to a transaction (RecordGames, as the work queue's owner
+// records the outcomes at hand); ns/op is per game:
+//
+//	go test -run '^$' -bench RecordGame -benchtime 2s ./store/sqlite
 func BenchmarkRecordGame(b *testing.B) {
-	ctx := context.Background()
-	db := openTest(b)
-	mustEnsure(b, db, "alice", "bob")
-	tid := mustTournament(b, db, "othello", "alice", "bob")
-	g := sampleGame(tid, 0, "alice", "bob", 60)
-	g.Ratings = []store.RatingChange{rc("alice", 1500, 1508), rc("bob", 1500, 1492)}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		g.Index = i
-		if _, err := db.RecordGame(ctx, g); err != nil {
-			b.Fatal(err)
-		}
+	for _, batch := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			ctx := context.Background()
+			db := openTest(b)
+			mustEnsure(b, db, "alice", "bob")
+			tid := mustTournament(b, db, "othello", "alice", "bob")
+			g := sampleGame(tid, 0, "alice", "bob", 60)
+			g.Ratings = []store.RatingChange{rc("alice", 1500, 1508), rc("bob", 1500, 1492)}
+			games := make([]store.Game, batch)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if i%batch != 0 {
+					continue
+				}
+				for k := range games {
+					games[k] = g
+					games[k].Index = i + k
+				}
+				if _, err := db.RecordGames(ctx, games); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -687,5 +703,59 @@ func TestSimultaneousMoves(t *testing.T) {
 		if _, err := db.RecordGame(ctx, g); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("moves %v: error %v, want ErrInvalid", bad, err)
 		}
+	}
+}
+
+func TestRecordGames(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	mustEnsure(t, db, "alice", "bob")
+	tid := mustTournament(t, db, "othello")
+	if _, err := db.RecordGame(ctx, sampleGame(tid, 1, "alice", "bob", 4)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		indices []int
+		players []string // of the last game
+		want    error    // nil: all written
+	}{
+		{"none", nil, nil, nil},
+		{"three", []int{2, 3, 4}, nil, nil},
+		{"one recorded already", []int{5, 1, 6}, nil, store.ErrDuplicate},
+		{"the same index twice", []int{7, 8, 7}, nil, store.ErrDuplicate},
+		{"an unknown player last", []int{9, 10}, []string{"alice", "mallory"}, store.ErrNotFound},
+		{"an invalid game last", []int{11, -1}, nil, store.ErrInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := count(t, db, "games")
+			var games []store.Game
+			for _, i := range tc.indices {
+				games = append(games, sampleGame(tid, i, "alice", "bob", 3))
+			}
+			if tc.players != nil {
+				games[len(games)-1].Players = tc.players
+			}
+			ids, err := db.RecordGames(ctx, games)
+			after := count(t, db, "games")
+			if tc.want != nil {
+				if !errors.Is(err, tc.want) || ids != nil {
+					t.Fatalf("RecordGames = %v, %v; want %v", ids, err, tc.want)
+				}
+				if after != before {
+					t.Errorf("a failed batch wrote %d games", after-before)
+				}
+				return
+			}
+			if err != nil || len(ids) != len(games) || after != before+len(games) {
+				t.Fatalf("RecordGames = %v, %v; %d games written, want %d", ids, err, after-before, len(games))
+			}
+			for k, id := range ids {
+				g, err := db.Game(ctx, id)
+				if err != nil || g.Index != games[k].Index || len(g.Moves) != 3 {
+					t.Errorf("id %d: game %d with %d moves (%v), want game %d with 3", id, g.Index, len(g.Moves), err, games[k].Index)
+				}
+			}
+		})
 	}
 }

@@ -41,6 +41,10 @@ type DB struct {
 const (
 	readers       = 4
 	busyTimeoutMS = 5000
+	// stmtCache is how many prepared statements each connection keeps for reuse (the
+	// driver's cache): recording a game runs the same few statements every time, and
+	// preparing them afresh was a sixth of the owner's CPU on a work queue.
+	stmtCache = 64
 )
 
 //go:embed migrations/*.sql
@@ -108,8 +112,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 func open(ctx context.Context, path string) (_ *DB, err error) {
 	// mode=rw: the file exists by now, and SQLite must never create one behind our back.
-	base := fmt.Sprintf("file:%s?mode=rw&_busy_timeout=%d&_foreign_keys=on&_synchronous=NORMAL",
-		sqlitefile.URIPath(path), busyTimeoutMS)
+	base := fmt.Sprintf("file:%s?mode=rw&_busy_timeout=%d&_foreign_keys=on&_synchronous=NORMAL&_stmt_cache_size=%d",
+		sqlitefile.URIPath(path), busyTimeoutMS, stmtCache)
 	db := &DB{path: path, now: time.Now}
 	db.w, err = sql.Open("sqlite3", base+"&_journal_mode=WAL&_txlock=immediate")
 	if err != nil {

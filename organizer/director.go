@@ -410,9 +410,8 @@ type toRecord struct {
 // ladder tag, if any, then updates the ratings in memory. A game recorded already fails
 // with store.ErrDuplicate.
 func (d *Director) record(ctx context.Context, tid int64, gameName string, elo ratings.Elo, p tournament.Pairing, res referee.Result, tag *store.LadderTag) error {
-	d.eloMu.Lock()
-	defer d.eloMu.Unlock()
-	return d.commit(ctx, tid, gameName, elo, []toRecord{{p, res, tag}})
+	_, err := d.recordAll(ctx, tid, gameName, elo, []toRecord{{p, res, tag}})
+	return err
 }
 
 // recordAll records games as record does, in one transaction when it can: a batch with a

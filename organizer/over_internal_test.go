@@ -9,15 +9,22 @@ import (
 	"github.com/arenaref/arena/store/sqlite"
 )
 
+// openDB opens a new database in the test's temporary directory, closed at its end.
+func openDB(t *testing.T) *sqlite.DB {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // TestOver checks which tournaments the work queue may drop late outcomes of: those that
 // are stored and no longer running, and those not stored at all.
 func TestOver(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	newTournament := func() int64 {
 		t.Helper()
 		id, err := db.CreateTournament(ctx, store.Tournament{Game: "othello", Format: "round-robin", TimeControl: "1s", Players: []string{"a", "b"},

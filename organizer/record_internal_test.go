@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/arenaref/arena/ratings"
 	"github.com/arenaref/arena/referee"
 	"github.com/arenaref/arena/store"
-	"github.com/arenaref/arena/store/sqlite"
 	"github.com/arenaref/arena/tournament"
 )
 
@@ -20,11 +18,7 @@ import (
 // one by one, with store.ErrDuplicate. The ratings in memory follow the store's.
 func TestRecordAll(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	for _, n := range []string{"a", "b"} {
 		if err := db.EnsurePlayer(ctx, store.Player{Name: n, Agent: "random"}); err != nil {
 			t.Fatal(err)

@@ -171,6 +171,11 @@ func update(ctx context.Context, js jetstream.JetStream, info *jetstream.StreamI
 	if err != nil {
 		return fmt.Errorf("keeping its messages: %w", err)
 	}
+	return remake(ctx, js, want, kept, log)
+}
+
+// remake deletes stream want.Name, makes it again as want, and puts kept back on it.
+func remake(ctx context.Context, js jetstream.JetStream, want jetstream.StreamConfig, kept []*jetstream.RawStreamMsg, log zerolog.Logger) error {
 	if err := js.DeleteStream(ctx, want.Name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
 		return err
 	}
@@ -221,11 +226,7 @@ func takeOver(ctx context.Context, js jetstream.JetStream, info *jetstream.Strea
 			"start the owner with --take-over to drop them and take the work queue over", ErrOtherDatabase, info.Config.Name, msgs, whose, cfg.Database)
 	}
 	log.Warn().Str("stream", info.Config.Name).Str("from", other).Uint64("dropped", msgs).Msg("taking the work queue over from another database")
-	if err := js.DeleteStream(ctx, info.Config.Name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return err
-	}
-	_, err := js.CreateStream(ctx, want)
-	return err
+	return remake(ctx, js, want, nil, log)
 }
 
 // alreadyThere tells whether a publish was refused because the subject already holds a
